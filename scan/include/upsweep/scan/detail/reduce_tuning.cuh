@@ -1,0 +1,34 @@
+// Tuning of the device reduce. Policies are data; the benchmark can pass its own.
+#pragma once
+
+#include <upsweep/util/arch.cuh>
+
+namespace upsweep {
+
+template <int BlockThreads, int ItemsPerThread, int MaxBlocks = 2048, long long SingleBlockMaxTiles = 4>
+struct reduce_policy {
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int items_per_thread = ItemsPerThread;
+  static constexpr int tile_items = BlockThreads * ItemsPerThread;
+  // The first pass runs at most this many blocks (a resident grid on today's GPUs); the
+  // temporary storage holds one partial per block, so its size is known without a CUDA call.
+  static constexpr int max_blocks = MaxBlocks;
+  static constexpr long long single_block_max_items = SingleBlockMaxTiles * tile_items;
+  static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
+};
+
+namespace detail {
+
+// Four 16-byte loads in flight per thread and tile.
+template <class In>
+constexpr int default_reduce_items_per_thread() {
+  constexpr int by_size = static_cast<int>(64 / sizeof(In));
+  return by_size < 4 ? 4 : (by_size > 64 ? 64 : by_size);
+}
+
+}  // namespace detail
+
+template <class In>
+using default_reduce_policy = reduce_policy<256, detail::default_reduce_items_per_thread<In>()>;
+
+}  // namespace upsweep

@@ -1,0 +1,37 @@
+// Tuning of the device scan: one policy per accumulator size. Policies are data; the benchmark
+// can pass its own as a template argument.
+#pragma once
+
+#include <upsweep/scan/block_load_store.cuh>
+#include <upsweep/util/arch.cuh>
+
+namespace upsweep {
+
+template <int BlockThreads, int ItemsPerThread, tile_io Io = tile_io::transpose, long long SingleBlockMaxTiles = 4>
+struct scan_policy {
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int items_per_thread = ItemsPerThread;
+  static constexpr int tile_items = BlockThreads * ItemsPerThread;
+  static constexpr tile_io io = Io;
+  // Up to this many tiles run in one block and one launch (no tile state to clear).
+  static constexpr long long single_block_max_items = SingleBlockMaxTiles * tile_items;
+  static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
+  static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
+  static_assert(ItemsPerThread >= 1, "at least one item per thread");
+};
+
+namespace detail {
+
+// About 64 bytes of accumulators per thread: four 16-byte vectors of 4-byte items.
+template <class Acc>
+constexpr int default_scan_items_per_thread() {
+  constexpr int by_size = static_cast<int>(64 / sizeof(Acc));
+  return by_size < 1 ? 1 : (by_size > 32 ? 32 : by_size);
+}
+
+}  // namespace detail
+
+template <class Acc>
+using default_scan_policy = scan_policy<256, detail::default_scan_items_per_thread<Acc>()>;
+
+}  // namespace upsweep

@@ -1,0 +1,230 @@
+// Tile layer: per-tile status for single-pass scans with decoupled look-back (Merrill and Garland,
+// "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016). Each tile publishes its
+// aggregate (partial) as soon as it has it and its inclusive prefix once known; a successor's
+// warp 0 inspects 32 predecessors at a time and stops at the nearest inclusive one.
+// Tile ids come from an atomic counter, so progress never depends on block scheduling order.
+#pragma once
+
+#include <upsweep/scan/warp_reduce.cuh>
+#include <upsweep/util/arch.cuh>
+#include <upsweep/util/maybe.cuh>
+
+#include <cuda/atomic>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace upsweep {
+
+enum class tile_status : unsigned { invalid = 0, partial = 1, inclusive = 2 };
+
+namespace detail {
+
+// Status and value share one 64-bit word when the value fits in 32 bits: a single relaxed
+// atomic then publishes both, with no fence and no flag bits taken from the value.
+template <class T>
+inline constexpr bool packs_in_word_v = cuda::std::is_trivially_copyable_v<T> && sizeof(T) <= 4;
+
+inline constexpr std::size_t tile_counter_bytes = 256;
+
+template <class T>
+__device__ __forceinline__ T load_from_l2(const T* ptr) {
+  // Values of the split layout are read after an acquire of their status; .cg keeps them out of L1.
+  constexpr int words = sizeof(T) / sizeof(unsigned);
+  if constexpr (sizeof(T) % sizeof(unsigned) == 0 && alignof(T) >= alignof(unsigned)) {
+    unsigned raw[words];
+    const auto* src = reinterpret_cast<const unsigned*>(ptr);
+#pragma unroll
+    for (int i = 0; i < words; ++i) raw[i] = __ldcg(src + i);
+    T value;
+    memcpy(&value, raw, sizeof(T));
+    return value;
+  } else {
+    return *static_cast<const volatile T*>(ptr);
+  }
+}
+
+}  // namespace detail
+
+template <class T, bool Packed = detail::packs_in_word_v<T>>
+class tile_state;
+
+// Shared by both layouts: the tile counter in front of the per-tile records.
+class tile_counter {
+ public:
+  __host__ __device__ explicit tile_counter(void* storage)
+      : counter_(static_cast<unsigned long long*>(storage)) {}
+  // Next tile in claim order; every tile before it has been claimed by a running block.
+  __device__ long long claim() const { return static_cast<long long>(atomicAdd(counter_, 1ull)); }
+
+ private:
+  unsigned long long* counter_;
+};
+
+template <class T>
+class tile_state<T, true> {
+  using word_t = unsigned long long;
+
+ public:
+  static constexpr std::size_t bytes(long long num_tiles) {
+    return detail::tile_counter_bytes + static_cast<std::size_t>(num_tiles) * sizeof(word_t);
+  }
+  // Zeroes the counter and marks every tile invalid: stream-ordered, graph-capturable.
+  static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
+    return cudaMemsetAsync(storage, 0, bytes(num_tiles), stream);
+  }
+
+  __host__ __device__ explicit tile_state(void* storage)
+      : counter_(storage),
+        words_(reinterpret_cast<word_t*>(static_cast<char*>(storage) + detail::tile_counter_bytes)) {}
+
+  __device__ long long claim_tile() const { return counter_.claim(); }
+  __device__ void publish_partial(long long tile, T value) const { publish(tile, tile_status::partial, value); }
+  __device__ void publish_inclusive(long long tile, T value) const { publish(tile, tile_status::inclusive, value); }
+
+  __device__ tile_status read(long long tile, T& value) const {
+    const word_t word = cuda::atomic_ref<word_t, cuda::thread_scope_device>(words_[tile]).load(cuda::std::memory_order_relaxed);
+    const unsigned bits = static_cast<unsigned>(word);
+    memcpy(&value, &bits, sizeof(T));
+    return static_cast<tile_status>(word >> 32);
+  }
+
+ private:
+  __device__ void publish(long long tile, tile_status status, T value) const {
+    unsigned bits = 0;
+    memcpy(&bits, &value, sizeof(T));
+    const word_t word = (static_cast<word_t>(status) << 32) | bits;
+    cuda::atomic_ref<word_t, cuda::thread_scope_device>(words_[tile]).store(word, cuda::std::memory_order_relaxed);
+  }
+
+  tile_counter counter_;
+  word_t* words_;
+};
+
+// Values too wide to share a word with the status: a status array plus separate partial and
+// inclusive arrays (a tile's partial never changes once published). Release on the status
+// store, acquire on its load, orders the value with it.
+template <class T>
+class tile_state<T, false> {
+ public:
+  static constexpr std::size_t bytes(long long num_tiles) {
+    return detail::tile_counter_bytes + 2 * values_bytes(num_tiles) + status_bytes(num_tiles);
+  }
+  static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
+    // Only the counter and the statuses need clearing; they sit together at the front.
+    return cudaMemsetAsync(storage, 0, detail::tile_counter_bytes + status_bytes(num_tiles), stream);
+  }
+
+  __host__ __device__ tile_state(void* storage, long long num_tiles)
+      : counter_(storage),
+        status_(reinterpret_cast<unsigned*>(static_cast<char*>(storage) + detail::tile_counter_bytes)),
+        partial_(reinterpret_cast<T*>(reinterpret_cast<char*>(status_) + status_bytes(num_tiles))),
+        inclusive_(reinterpret_cast<T*>(reinterpret_cast<char*>(partial_) + values_bytes(num_tiles))) {}
+
+  __device__ long long claim_tile() const { return counter_.claim(); }
+  __device__ void publish_partial(long long tile, T value) const {
+    partial_[tile] = value;
+    status_ref(tile).store(static_cast<unsigned>(tile_status::partial), cuda::std::memory_order_release);
+  }
+  __device__ void publish_inclusive(long long tile, T value) const {
+    inclusive_[tile] = value;
+    status_ref(tile).store(static_cast<unsigned>(tile_status::inclusive), cuda::std::memory_order_release);
+  }
+  __device__ tile_status read(long long tile, T& value) const {
+    const auto status = static_cast<tile_status>(status_ref(tile).load(cuda::std::memory_order_acquire));
+    if (status == tile_status::partial) value = detail::load_from_l2(partial_ + tile);
+    if (status == tile_status::inclusive) value = detail::load_from_l2(inclusive_ + tile);
+    return status;
+  }
+
+ private:
+  static constexpr std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
+  static constexpr std::size_t status_bytes(long long num_tiles) {
+    return round16(static_cast<std::size_t>(num_tiles) * sizeof(unsigned));
+  }
+  static constexpr std::size_t values_bytes(long long num_tiles) {
+    return round16(static_cast<std::size_t>(num_tiles) * sizeof(T));
+  }
+  __device__ cuda::atomic_ref<unsigned, cuda::thread_scope_device> status_ref(long long tile) const {
+    return cuda::atomic_ref<unsigned, cuda::thread_scope_device>(status_[tile]);
+  }
+
+  tile_counter counter_;
+  unsigned* status_;
+  T* partial_;
+  T* inclusive_;
+};
+
+template <class T>
+tile_state<T, true> make_tile_state(void* storage, long long, cuda::std::true_type) {
+  return tile_state<T, true>(storage);
+}
+template <class T>
+tile_state<T, false> make_tile_state(void* storage, long long num_tiles, cuda::std::false_type) {
+  return tile_state<T, false>(storage, num_tiles);
+}
+// The tile state for T over `storage` (tile_state<T>::bytes(num_tiles) bytes).
+template <class T>
+tile_state<T> make_tile_state(void* storage, long long num_tiles) {
+  return make_tile_state<T>(storage, num_tiles, cuda::std::bool_constant<detail::packs_in_word_v<T>>{});
+}
+
+namespace detail {
+
+// Waits until each lane's predecessor tile has published something. Lanes before tile 0 read as
+// inclusive: tile 0 always publishes inclusive, so they never get combined.
+template <class T, class State>
+__device__ __forceinline__ tile_status wait_for_predecessor(const State& state, long long tile, T& value) {
+  tile_status status;
+  do {
+    status = tile >= 0 ? state.read(tile, value) : tile_status::inclusive;
+  } while (__any_sync(full_warp_mask, status == tile_status::invalid));
+  return status;
+}
+
+}  // namespace detail
+
+// Called by every lane of one warp: the combination, in order, of all tiles before `tile_idx`
+// (tile_idx > 0). Sums each 32-tile window back to its nearest inclusive tile.
+template <class T, class State, class Op>
+__device__ T look_back(const State& state, long long tile_idx, Op op) {
+  const int lane = static_cast<int>(detail::lane_id());
+  maybe<T> running = {T{}, false};
+  for (long long window_last = tile_idx - 1;; window_last -= detail::warp_threads) {
+    const long long tile = window_last - (detail::warp_threads - 1 - lane);
+    T value;
+    const tile_status status = detail::wait_for_predecessor(state, tile, value);
+    const unsigned inclusive_lanes = __ballot_sync(detail::full_warp_mask, status == tile_status::inclusive);
+    const int nearest_inclusive = inclusive_lanes ? detail::warp_threads - 1 - __clz(inclusive_lanes) : 0;
+    const maybe<T> window = warp_reduce(maybe<T>{value, lane >= nearest_inclusive}, op);
+    running = detail::combine(window, running, op);
+    if (inclusive_lanes) return running.value;
+  }
+}
+
+// block_scan prefix callback for a device-wide scan: publishes this tile's aggregate, looks back,
+// publishes the inclusive value. `seed` (an exclusive scan's init) goes in front of tile 0.
+template <class T, class State, class Op>
+struct look_back_prefix {
+  State state;
+  long long tile_idx;
+  Op op;
+  maybe<T> seed;
+
+  __device__ maybe<T> operator()(const T& block_total) {
+    const bool leader = detail::lane_id() == 0;
+    if (tile_idx == 0) {
+      if (leader) state.publish_inclusive(0, detail::apply_prefix(seed, block_total, op));
+      return seed;
+    }
+    if (leader) state.publish_partial(tile_idx, block_total);
+    const T prefix = look_back<T>(state, tile_idx, op);
+    if (leader) state.publish_inclusive(tile_idx, op(prefix, block_total));
+    return {prefix, true};
+  }
+};
+
+}  // namespace upsweep

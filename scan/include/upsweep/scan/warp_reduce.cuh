@@ -1,0 +1,38 @@
+// Warp layer: reductions across the lanes of a full warp by shuffle-down trees. The lower lane is
+// always the left operand, so the order of lanes is kept and non-commutative operators work.
+#pragma once
+
+#include <upsweep/util/arch.cuh>
+#include <upsweep/util/maybe.cuh>
+#include <upsweep/util/shuffle.cuh>
+
+namespace upsweep {
+
+// Reduction of all 32 lanes, broadcast to every lane.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce(T value, Op op) {
+  const unsigned lane = detail::lane_id();
+#pragma unroll
+  for (unsigned offset = 1; offset < detail::warp_threads; offset *= 2) {
+    const T upper = detail::shfl_down(value, offset);
+    // Lane l now covers lanes [l, min(l + 2*offset, 32)): lane 0 ends with all of them, in order.
+    if (lane + offset < detail::warp_threads) value = op(value, upper);
+  }
+  return detail::shfl_idx(value, 0);
+}
+
+// Reduction of the lanes whose value is present, in lane order, broadcast to every lane.
+template <class T, class Op>
+__device__ __forceinline__ maybe<T> warp_reduce(maybe<T> value, Op op) {
+#pragma unroll
+  for (unsigned offset = 1; offset < detail::warp_threads; offset *= 2) {
+    maybe<T> upper;
+    upper.value = detail::shfl_down(value.value, offset);
+    upper.valid = __shfl_down_sync(detail::full_warp_mask, static_cast<int>(value.valid), offset) != 0 &&
+                  detail::lane_id() + offset < detail::warp_threads;
+    value = detail::combine(value, upper, op);
+  }
+  return {detail::shfl_idx(value.value, 0), __shfl_sync(detail::full_warp_mask, static_cast<int>(value.valid), 0) != 0};
+}
+
+}  // namespace upsweep
