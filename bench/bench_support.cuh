@@ -1,0 +1,104 @@
+// upsweep-bench plumbing: CUDA-event timing with an L2 flush before every iteration, fresh
+// non-zero random inputs, 1000-based GB/s counters, and the size ladder 10^2 .. 10^9.
+#pragma once
+
+#include "../tests/support/device_random.cuh"
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace upsweep::bench {
+
+inline void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+}
+#define BENCH_CUDA(call) ::upsweep::bench::check((call), #call)
+
+// Owning device allocation; freed at scope exit.
+template <class T>
+struct device_array {
+  T* ptr = nullptr;
+  std::int64_t n = 0;
+  explicit device_array(std::int64_t count) : n(count) {
+    BENCH_CUDA(cudaMalloc(&ptr, static_cast<std::size_t>(count > 0 ? count : 1) * sizeof(T)));
+  }
+  device_array(const device_array&) = delete;
+  device_array& operator=(const device_array&) = delete;
+  ~device_array() { cudaFree(ptr); }
+};
+
+// One per process: the stream every benchmark runs on, timing events and the L2 flush buffer.
+struct bench_context {
+  cudaStream_t stream{};
+  cudaEvent_t start{}, stop{};
+  void* flush_buffer = nullptr;
+  std::size_t flush_bytes = 0;
+  std::uint64_t seed = 0;
+
+  static bench_context& get() {
+    static bench_context context;
+    return context;
+  }
+
+ private:
+  bench_context() {
+    BENCH_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    BENCH_CUDA(cudaEventCreate(&start));
+    BENCH_CUDA(cudaEventCreate(&stop));
+    int device = 0, l2 = 0;
+    BENCH_CUDA(cudaGetDevice(&device));
+    BENCH_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    flush_bytes = static_cast<std::size_t>(l2) * 2;
+    BENCH_CUDA(cudaMalloc(&flush_buffer, flush_bytes));
+    std::random_device random;
+    seed = (static_cast<std::uint64_t>(random()) << 32) ^ random();
+  }
+};
+
+// Fresh random data in [lo, hi]; callers pick ranges that exclude 0 where zeros would flatter.
+template <class T>
+void fill_input(T* d, std::int64_t n, T lo, T hi) {
+  auto& ctx = bench_context::get();
+  BENCH_CUDA(upsweep::test::fill_random(d, n, ++ctx.seed, lo, hi, ctx.stream));
+  BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
+}
+
+// Times `work(stream)` per iteration with CUDA events, after flushing L2; reports GB/s of
+// `bytes_per_run` (1000-based) and items/s of `items`.
+template <class Work>
+void time_on_gpu(benchmark::State& state, std::int64_t items, double bytes_per_run, Work&& work) {
+  auto& ctx = bench_context::get();
+  work(ctx.stream);  // warm-up: module load, first-touch
+  BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
+  for (auto _ : state) {
+    BENCH_CUDA(cudaMemsetAsync(ctx.flush_buffer, 0, ctx.flush_bytes, ctx.stream));
+    BENCH_CUDA(cudaEventRecord(ctx.start, ctx.stream));
+    work(ctx.stream);
+    BENCH_CUDA(cudaEventRecord(ctx.stop, ctx.stream));
+    BENCH_CUDA(cudaEventSynchronize(ctx.stop));
+    float ms = 0;
+    BENCH_CUDA(cudaEventElapsedTime(&ms, ctx.start, ctx.stop));
+    state.SetIterationTime(static_cast<double>(ms) * 1e-3);
+  }
+  state.counters["GB/s"] = benchmark::Counter(bytes_per_run * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["items"] = static_cast<double>(items);
+  state.SetItemsProcessed(state.iterations() * items);
+}
+
+// 10^2, 10^3, ..., 10^max_exp (capped by UPSWEEP_BENCH_MAX_EXP for quick runs).
+inline void decade_sizes(benchmark::internal::Benchmark* b, int max_exp = 9) {
+  if (const char* cap = std::getenv("UPSWEEP_BENCH_MAX_EXP")) max_exp = std::min(max_exp, std::atoi(cap));
+  std::int64_t n = 100;
+  for (int e = 2; e <= max_exp; ++e, n *= 10) b->Arg(n);
+  b->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace upsweep::bench

@@ -1,0 +1,142 @@
+// Suite `core`: inclusive sum and sum-reduce of int32 by Upsweep, CUB and Thrust (par_nosync),
+// with a device-to-device copy of the same bytes as the ceiling. Suite `tune`: scan and reduce
+// policies swept without editing the library. Temporary storage is allocated outside the timing.
+#include "bench_support.cuh"
+
+#include <upsweep/scan/device_reduce.cuh>
+#include <upsweep/scan/device_scan.cuh>
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+
+#include <cstdint>
+#include <string>
+
+namespace upsweep::bench {
+namespace {
+
+using item_t = std::int32_t;
+
+// Positive values keep sums away from zero-valued shortcuts; wrap-around is harmless here.
+void fill_items(item_t* d, std::int64_t n) { fill_input<item_t>(d, n, 1, 1000); }
+
+template <class Policy = void>
+void upsweep_inclusive_sum(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  device_array<item_t> in(n), out(n);
+  fill_items(in.ptr, n);
+  std::size_t bytes = 0;
+  BENCH_CUDA(upsweep::inclusive_sum<Policy>(nullptr, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n));
+  device_array<char> temp(static_cast<std::int64_t>(bytes));
+  time_on_gpu(state, n, 2.0 * n * sizeof(item_t), [&](cudaStream_t s) {
+    BENCH_CUDA(upsweep::inclusive_sum<Policy>(temp.ptr, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n, s));
+  });
+}
+
+void cub_inclusive_sum(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  device_array<item_t> in(n), out(n);
+  fill_items(in.ptr, n);
+  std::size_t bytes = 0;
+  BENCH_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, in.ptr, out.ptr, n));
+  device_array<char> temp(static_cast<std::int64_t>(bytes));
+  time_on_gpu(state, n, 2.0 * n * sizeof(item_t), [&](cudaStream_t s) {
+    BENCH_CUDA(cub::DeviceScan::InclusiveSum(temp.ptr, bytes, in.ptr, out.ptr, n, s));
+  });
+}
+
+void thrust_inclusive_sum(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  device_array<item_t> in(n), out(n);
+  fill_items(in.ptr, n);
+  time_on_gpu(state, n, 2.0 * n * sizeof(item_t), [&](cudaStream_t s) {
+    thrust::inclusive_scan(thrust::cuda::par_nosync.on(s), in.ptr, in.ptr + n, out.ptr);
+  });
+}
+
+template <class Policy = void>
+void upsweep_reduce_sum(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  device_array<item_t> in(n), out(1);
+  fill_items(in.ptr, n);
+  std::size_t bytes = 0;
+  BENCH_CUDA(upsweep::reduce_sum<Policy>(nullptr, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n));
+  device_array<char> temp(static_cast<std::int64_t>(bytes));
+  time_on_gpu(state, n, 1.0 * n * sizeof(item_t), [&](cudaStream_t s) {
+    BENCH_CUDA(upsweep::reduce_sum<Policy>(temp.ptr, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n, s));
+  });
+}
+
+void cub_reduce_sum(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  device_array<item_t> in(n), out(1);
+  fill_items(in.ptr, n);
+  std::size_t bytes = 0;
+  BENCH_CUDA(cub::DeviceReduce::Sum(nullptr, bytes, in.ptr, out.ptr, n));
+  device_array<char> temp(static_cast<std::int64_t>(bytes));
+  time_on_gpu(state, n, 1.0 * n * sizeof(item_t), [&](cudaStream_t s) {
+    BENCH_CUDA(cub::DeviceReduce::Sum(temp.ptr, bytes, in.ptr, out.ptr, n, s));
+  });
+}
+
+// Thrust's reduce returns its value to the host, so its time includes that round trip.
+void thrust_reduce_sum(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  device_array<item_t> in(n);
+  fill_items(in.ptr, n);
+  time_on_gpu(state, n, 1.0 * n * sizeof(item_t), [&](cudaStream_t s) {
+    benchmark::DoNotOptimize(thrust::reduce(thrust::cuda::par_nosync.on(s), in.ptr, in.ptr + n, item_t{0}));
+  });
+}
+
+void device_copy(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  device_array<item_t> in(n), out(n);
+  fill_items(in.ptr, n);
+  time_on_gpu(state, n, 2.0 * n * sizeof(item_t), [&](cudaStream_t s) {
+    BENCH_CUDA(cudaMemcpyAsync(out.ptr, in.ptr, n * sizeof(item_t), cudaMemcpyDeviceToDevice, s));
+  });
+}
+
+void large_sizes(benchmark::internal::Benchmark* b) {
+  b->Arg(100'000'000)->Arg(1'000'000'000)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+template <class Policy>
+void register_scan_tuning(const std::string& name) {
+  benchmark::RegisterBenchmark(("tune/inclusive_sum_i32/" + name).c_str(), upsweep_inclusive_sum<Policy>)->Apply(large_sizes);
+}
+template <class Policy>
+void register_reduce_tuning(const std::string& name) {
+  benchmark::RegisterBenchmark(("tune/reduce_sum_i32/" + name).c_str(), upsweep_reduce_sum<Policy>)->Apply(large_sizes);
+}
+
+const bool registered = [] {
+  benchmark::RegisterBenchmark("core/inclusive_sum_i32/upsweep", upsweep_inclusive_sum<>)->Apply([](auto* b) { decade_sizes(b); });
+  benchmark::RegisterBenchmark("core/inclusive_sum_i32/cub", cub_inclusive_sum)->Apply([](auto* b) { decade_sizes(b); });
+  benchmark::RegisterBenchmark("core/inclusive_sum_i32/thrust", thrust_inclusive_sum)->Apply([](auto* b) { decade_sizes(b); });
+  benchmark::RegisterBenchmark("core/inclusive_sum_i32/copy", device_copy)->Apply([](auto* b) { decade_sizes(b); });
+  benchmark::RegisterBenchmark("core/reduce_sum_i32/upsweep", upsweep_reduce_sum<>)->Apply([](auto* b) { decade_sizes(b); });
+  benchmark::RegisterBenchmark("core/reduce_sum_i32/cub", cub_reduce_sum)->Apply([](auto* b) { decade_sizes(b); });
+  benchmark::RegisterBenchmark("core/reduce_sum_i32/thrust", thrust_reduce_sum)->Apply([](auto* b) { decade_sizes(b); });
+
+  register_scan_tuning<scan_policy<256, 16, tile_io::transpose>>("t256_i16_transpose");
+  register_scan_tuning<scan_policy<256, 16, tile_io::direct>>("t256_i16_direct");
+  register_scan_tuning<scan_policy<128, 16, tile_io::transpose>>("t128_i16_transpose");
+  register_scan_tuning<scan_policy<512, 16, tile_io::transpose>>("t512_i16_transpose");
+  register_scan_tuning<scan_policy<256, 24, tile_io::transpose>>("t256_i24_transpose");
+  register_scan_tuning<scan_policy<256, 32, tile_io::transpose>>("t256_i32_transpose");
+  register_scan_tuning<scan_policy<128, 32, tile_io::direct>>("t128_i32_direct");
+  register_scan_tuning<scan_policy<256, 8, tile_io::transpose>>("t256_i8_transpose");
+  register_reduce_tuning<reduce_policy<256, 16>>("t256_i16");
+  register_reduce_tuning<reduce_policy<256, 32>>("t256_i32");
+  register_reduce_tuning<reduce_policy<512, 16>>("t512_i16");
+  register_reduce_tuning<reduce_policy<128, 32>>("t128_i32");
+  return true;
+}();
+
+}  // namespace
+}  // namespace upsweep::bench
