@@ -98,7 +98,7 @@ inline void decade_sizes(benchmark::internal::Benchmark* b, int max_exp = 9) {
   if (const char* cap = std::getenv("UPSWEEP_BENCH_MAX_EXP")) max_exp = std::min(max_exp, std::atoi(cap));
   std::int64_t n = 100;
   for (int e = 2; e <= max_exp; ++e, n *= 10) b->Arg(n);
-  b->UseManualTime()->Unit(benchmark::kMillisecond);
+  b->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
 }
 
 }  // namespace upsweep::bench

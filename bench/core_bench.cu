@@ -102,7 +102,7 @@ void device_copy(benchmark::State& state) {
 }
 
 void large_sizes(benchmark::internal::Benchmark* b) {
-  b->Arg(100'000'000)->Arg(1'000'000'000)->UseManualTime()->Unit(benchmark::kMillisecond);
+  b->Arg(100000000)->Arg(1000000000)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
 }
 
 template <class Policy>
@@ -123,18 +123,20 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("core/reduce_sum_i32/cub", cub_reduce_sum)->Apply([](auto* b) { decade_sizes(b); });
   benchmark::RegisterBenchmark("core/reduce_sum_i32/thrust", thrust_reduce_sum)->Apply([](auto* b) { decade_sizes(b); });
 
-  register_scan_tuning<scan_policy<256, 16, tile_io::transpose>>("t256_i16_transpose");
-  register_scan_tuning<scan_policy<256, 16, tile_io::direct>>("t256_i16_direct");
-  register_scan_tuning<scan_policy<128, 16, tile_io::transpose>>("t128_i16_transpose");
-  register_scan_tuning<scan_policy<512, 16, tile_io::transpose>>("t512_i16_transpose");
-  register_scan_tuning<scan_policy<256, 24, tile_io::transpose>>("t256_i24_transpose");
-  register_scan_tuning<scan_policy<256, 32, tile_io::transpose>>("t256_i32_transpose");
-  register_scan_tuning<scan_policy<128, 32, tile_io::direct>>("t128_i32_direct");
-  register_scan_tuning<scan_policy<256, 8, tile_io::transpose>>("t256_i8_transpose");
-  register_reduce_tuning<reduce_policy<256, 16>>("t256_i16");
-  register_reduce_tuning<reduce_policy<256, 32>>("t256_i32");
-  register_reduce_tuning<reduce_policy<512, 16>>("t512_i16");
-  register_reduce_tuning<reduce_policy<128, 32>>("t128_i32");
+  using io = tile_io;
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 0>>("t256_i16_transpose_d0");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 100>>("t256_i16_transpose_d100");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350>>("t256_i16_transpose_d350");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 1000>>("t256_i16_transpose_d1000");
+  register_scan_tuning<scan_policy<256, 16, io::direct, 1, 350>>("t256_i16_direct_d350");
+  register_scan_tuning<scan_policy<256, 32, io::transpose, 1, 350>>("t256_i32_transpose_d350");
+  register_scan_tuning<scan_policy<128, 24, io::transpose, 1, 350>>("t128_i24_transpose_d350");
+  register_scan_tuning<scan_policy<512, 16, io::transpose, 1, 350>>("t512_i16_transpose_d350");
+  // Small inputs: one big block against two passes.
+  benchmark::RegisterBenchmark("tune/reduce_sum_i32/t1024_i16_one_block_128k", upsweep_reduce_sum<reduce_policy<1024, 16, 2048, 8>>)
+      ->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
+  benchmark::RegisterBenchmark("tune/reduce_sum_i32/t512_i8_one_block_32k", upsweep_reduce_sum<reduce_policy<512, 8, 2048, 8>>)
+      ->Arg(10'000)->Arg(100'000)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
   return true;
 }();
 

@@ -38,7 +38,7 @@ if compgen -G ".debs/*.deb" >/dev/null; then
   export CMAKE_PREFIX_PATH=/tmp/upsweep-debs/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
 fi
 
-if ! { cmake --preset gpu >"$out/configure.log" 2>&1 &&
+if ! { cmake --preset gpu ${UPSWEEP_CMAKE_ARGS:-} >"$out/configure.log" 2>&1 &&
        cmake --build --preset gpu -j "$(nproc)" >"$out/build.log" 2>&1; }; then
   tail -40 "$out/configure.log" "$out/build.log"
   note "build: FAILED (see build.log)"
@@ -54,9 +54,9 @@ if ((tests)); then
   rc=$?; note "host tests: $(grep -E '^\[  (PASSED|FAILED)' "$out/host-tests.log" | tr '\n' ' ') (rc $rc)"
   ((rc)) && status=1
   t0=$(date +%s)
-  "$bin/tests/upsweep_gpu_tests" --gtest_brief=1 >"$out/gpu-tests.log" 2>&1
+  timeout "${UPSWEEP_TEST_TIMEOUT:-300}" "$bin/tests/upsweep_gpu_tests" >"$out/gpu-tests.log" 2>&1
   rc=$?
-  grep -E '^\[  FAILED  \]|Failure|error' "$out/gpu-tests.log" | head -30
+  grep -E "^\[  FAILED  \]" "$out/gpu-tests.log" | sort -u | head -30; ((rc == 124)) && tail -5 "$out/gpu-tests.log"
   note "gpu tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/gpu-tests.log" | tr '\n' ' ') (rc $rc, $(( $(date +%s) - t0 )) s)"
   ((rc)) && status=1
   ctest --test-dir "$bin" -R package_consumer --output-on-failure >"$out/package.log" 2>&1
@@ -76,7 +76,7 @@ if ((sanitize)); then
   for tool in memcheck racecheck synccheck initcheck; do
     extra=()
     [ "$tool" = memcheck ] && extra=(--leak-check full)
-    UPSWEEP_TEST_MAX_ITEMS=300000 compute-sanitizer --tool "$tool" --error-exitcode 1 "${extra[@]}" \
+    UPSWEEP_TEST_MAX_ITEMS=${UPSWEEP_SANITIZER_MAX_ITEMS:-300000} timeout "${UPSWEEP_SANITIZER_TIMEOUT:-360}" compute-sanitizer --tool "$tool" --error-exitcode 1 "${extra[@]}" \
       "$bin/tests/upsweep_gpu_tests" --gtest_filter="$filter" --gtest_brief=1 >"$out/sanitize-$tool.log" 2>&1 &
     pids+=($!)
   done
@@ -95,13 +95,16 @@ if [ "$bench_suite" != none ]; then
   args=(--benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true
         --benchmark_out="$out/bench.json" --benchmark_out_format=json)
   if [ -n "$bench_filter" ]; then args+=(--benchmark_filter="$bench_filter"); else args+=(--suite "$bench_suite"); fi
-  "$bin/bench/upsweep-bench" "${args[@]}" >"$out/bench.log" 2>&1
+  timeout "${UPSWEEP_BENCH_TIMEOUT:-400}" "$bin/bench/upsweep-bench" "${args[@]}" >"$out/bench.log" 2>&1
   rc=$?; ((rc)) && { status=1; tail -20 "$out/bench.log"; }
   if [ -f bench/report.py ]; then python3 bench/report.py "$out/bench.json" >"$out/bench.md" 2>&1 || cat "$out/bench.md"; fi
-  grep -E "_median" "$out/bench.log" | awk '{printf "%-60s %10s %s\n", $1, $2, $3}' >"$out/bench-medians.txt"
+  grep -E "_median" "$out/bench.log" | sed 's|/min_time:[0-9.]*||; s|/manual_time_median||' | awk '{printf "%-60s %10s %s\n", $1, $2, $3}' >"$out/bench-medians.txt"
   [ -f "$out/bench.md" ] || cp "$out/bench-medians.txt" "$out/bench.md"
   note "benchmark ($bench_suite${bench_filter:+, $bench_filter}): rc $rc in $(( $(date +%s) - t0 )) s"
 fi
+
+# Only a few files come back from the GPU machine: keep the JSON and tables, pack the logs.
+(cd "$out" && tar czf logs.tgz --remove-files ./*.log 2>/dev/null)
 
 echo
 echo "================ GPU CHECK SUMMARY ================"

@@ -32,8 +32,6 @@ int main() {
     ok = result[i] == running;
   }
   std::printf("running maximum of %lld floats: %s\n", static_cast<long long>(n), ok ? "ok" : "WRONG");
-  cudaFree(d_in);
-  cudaFree(d_out);
-  cudaFree(d_temp);
+  ok = cudaFree(d_in) == cudaSuccess && cudaFree(d_out) == cudaSuccess && cudaFree(d_temp) == cudaSuccess && ok;
   return ok ? 0 : 1;
 }

@@ -20,10 +20,12 @@ int main() {
   for (std::int64_t i = 0; i < n; ++i) host[i] = (i * 7919) % 1000 - 500;
   std::int64_t *d_in = nullptr, *d_out = nullptr;
   try {
-    if (cudaMalloc(&d_in, n * sizeof(std::int64_t)) != cudaSuccess ||
-        cudaMalloc(&d_out, (n + 1) * sizeof(std::int64_t)) != cudaSuccess)
+    // <cuda_runtime_api.h> has only the void** form of cudaMalloc.
+    if (cudaMalloc(reinterpret_cast<void**>(&d_in), n * sizeof(std::int64_t)) != cudaSuccess ||
+        cudaMalloc(reinterpret_cast<void**>(&d_out), (n + 1) * sizeof(std::int64_t)) != cudaSuccess)
       throw std::runtime_error("cudaMalloc failed");
-    cudaMemcpy(d_in, host.data(), n * sizeof(std::int64_t), cudaMemcpyHostToDevice);
+    if (cudaMemcpy(d_in, host.data(), n * sizeof(std::int64_t), cudaMemcpyHostToDevice) != cudaSuccess)
+      throw std::runtime_error("cudaMemcpy failed");
     upsweep::inclusive_sum(d_in, d_out, n);           // convenience layer: throws on failure
     upsweep::reduce_sum(d_in, d_out + n, n);
     std::vector<std::int64_t> result(n + 1);
@@ -39,8 +41,7 @@ int main() {
     }
     std::printf("prefix sum and reduce of %lld items: %s\n", static_cast<long long>(n),
                 result[n] == running ? "ok" : "WRONG");
-    cudaFree(d_in);
-    cudaFree(d_out);
+    if (cudaFree(d_in) != cudaSuccess || cudaFree(d_out) != cudaSuccess) throw std::runtime_error("cudaFree failed");
     return result[n] == running ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "consumer_cxx: %s\n", e.what());

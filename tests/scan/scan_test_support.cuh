@@ -60,6 +60,13 @@ std::vector<T> random_small_ints(std::int64_t n, std::uint64_t seed, long long l
   return out;
 }
 
+// Largest small integer for exact sums: float sums of 10^7 items stay below 2^24 only with
+// values of at most 1.
+template <class T>
+constexpr long long exact_max(long long wanted) {
+  return std::is_same_v<T, float> ? 1 : wanted;
+}
+
 struct run_options {
   int misalign = 0;  // elements by which input and output start past an aligned allocation
   bool in_place = false;

@@ -58,7 +58,7 @@ TYPED_TEST(DeviceReduceTyped, SumWithInitMatchesTheCpuAtEveryBoundary) {
   SCOPED_TRACE(seed_trace(seed));
   for (const std::int64_t n : reduce_sizes<T>()) {
     SCOPED_TRACE("n = " + std::to_string(n));
-    const auto in = random_small_ints<T>(n, seed + n, 0, 9);
+    const auto in = random_small_ints<T>(n, seed + n, 0, exact_max<T>(9));
     T got{};
     run_reduce(in, T(3), cuda::std::plus<T>{}, got);
     EXPECT_EQ(got, reference_reduce<T>(in, T(3), std::plus<T>{}));
@@ -86,7 +86,7 @@ TYPED_TEST(DeviceReduceTyped, MisalignedInputStillReducesCorrectly) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   for (int offset = 1; offset <= 3; ++offset) {
-    const auto in = random_small_ints<T>(500'001, seed + offset, 0, 7);
+    const auto in = random_small_ints<T>(500'001, seed + offset, 0, exact_max<T>(7));
     T got{};
     run_reduce(in, T(0), cuda::std::plus<T>{}, got, offset);
     EXPECT_EQ(got, reference_reduce<T>(in, T(0), std::plus<T>{})) << "offset " << offset;

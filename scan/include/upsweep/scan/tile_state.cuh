@@ -175,28 +175,33 @@ tile_state<T> make_tile_state(void* storage, long long num_tiles) {
 namespace detail {
 
 // Waits until each lane's predecessor tile has published something. Lanes before tile 0 read as
-// inclusive: tile 0 always publishes inclusive, so they never get combined.
-template <class T, class State>
+// inclusive: tile 0 always publishes inclusive, so they never get combined. Between polls the
+// warp sleeps DelayNs: hundreds of waiting warps polling the same few status lines without a
+// pause slow down the very stores they wait for.
+template <int DelayNs, class T, class State>
 __device__ __forceinline__ tile_status wait_for_predecessor(const State& state, long long tile, T& value) {
-  tile_status status;
-  do {
-    status = tile >= 0 ? state.read(tile, value) : tile_status::inclusive;
-  } while (__any_sync(full_warp_mask, status == tile_status::invalid));
+  tile_status status = tile >= 0 ? state.read(tile, value) : tile_status::inclusive;
+  while (__any_sync(full_warp_mask, status == tile_status::invalid)) {
+    if constexpr (DelayNs > 0) __nanosleep(DelayNs);
+    if (status == tile_status::invalid) status = state.read(tile, value);
+  }
   return status;
 }
 
 }  // namespace detail
 
+inline constexpr int default_look_back_delay_ns = 350;
+
 // Called by every lane of one warp: the combination, in order, of all tiles before `tile_idx`
 // (tile_idx > 0). Sums each 32-tile window back to its nearest inclusive tile.
-template <class T, class State, class Op>
+template <class T, int DelayNs = default_look_back_delay_ns, class State, class Op>
 __device__ T look_back(const State& state, long long tile_idx, Op op) {
   const int lane = static_cast<int>(detail::lane_id());
   maybe<T> running = {T{}, false};
   for (long long window_last = tile_idx - 1;; window_last -= detail::warp_threads) {
     const long long tile = window_last - (detail::warp_threads - 1 - lane);
     T value;
-    const tile_status status = detail::wait_for_predecessor(state, tile, value);
+    const tile_status status = detail::wait_for_predecessor<DelayNs>(state, tile, value);
     const unsigned inclusive_lanes = __ballot_sync(detail::full_warp_mask, status == tile_status::inclusive);
     const int nearest_inclusive = inclusive_lanes ? detail::warp_threads - 1 - __clz(inclusive_lanes) : 0;
     const maybe<T> window = warp_reduce(maybe<T>{value, lane >= nearest_inclusive}, op);
@@ -207,7 +212,7 @@ __device__ T look_back(const State& state, long long tile_idx, Op op) {
 
 // block_scan prefix callback for a device-wide scan: publishes this tile's aggregate, looks back,
 // publishes the inclusive value. `seed` (an exclusive scan's init) goes in front of tile 0.
-template <class T, class State, class Op>
+template <class T, class State, class Op, int DelayNs = default_look_back_delay_ns>
 struct look_back_prefix {
   State state;
   long long tile_idx;
@@ -221,7 +226,7 @@ struct look_back_prefix {
       return seed;
     }
     if (leader) state.publish_partial(tile_idx, block_total);
-    const T prefix = look_back<T>(state, tile_idx, op);
+    const T prefix = look_back<T, DelayNs>(state, tile_idx, op);
     if (leader) state.publish_inclusive(tile_idx, op(prefix, block_total));
     return {prefix, true};
   }

@@ -28,6 +28,8 @@ constexpr int default_reduce_items_per_thread() {
 
 }  // namespace detail
 
+// upsweep-bench core/reduce_sum_i32 H200 2026-11-21: 10^9 items 0.895 ms (CUB 0.892); 10^4 in one
+// block 7.1 us (CUB 7.6). A 1024-thread one-block path up to 10^5 took 10 us (CUB 7.3).
 template <class In>
 using default_reduce_policy = reduce_policy<256, detail::default_reduce_items_per_thread<In>()>;
 

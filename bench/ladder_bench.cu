@@ -1,0 +1,63 @@
+// Suite `seeds`: every rung of the seed ladder (scan/ladder/) on int32 at 10^2 .. 10^9 items, as
+// rows seeds/scan/<variant>/<n> and seeds/reduce/<variant>/<n>. CUB, Thrust and the copy ceiling
+// are the core suite's rows (core/inclusive_sum_i32/...), which report.py puts beside them.
+// Temporary storage is allocated outside the timing; slow rungs keep a short minimum time.
+#include "bench_support.cuh"
+
+#include "ladder.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace upsweep::bench {
+namespace {
+
+using item_t = std::int32_t;
+
+// Long enough for a stable median at small n; at 10^9 the slowest rung (Fenwick) still runs a
+// handful of iterations.
+constexpr double ladder_min_time_s = 0.1;
+
+// Small values of both signs: the sums stay near zero (no overflow), and no zero-valued shortcut.
+void fill_items(item_t* d, std::int64_t n) { fill_input<item_t>(d, n, -4, 4); }
+
+void ladder_scan(benchmark::State& state, scan_variant variant) {
+  const std::int64_t n = state.range(0);
+  device_array<item_t> in(n), out(n);
+  fill_items(in.ptr, n);
+  std::size_t bytes = 0;
+  BENCH_CUDA(ladder_inclusive_scan<item_t>(variant, nullptr, bytes, in.ptr, out.ptr, n));
+  device_array<char> temp(static_cast<std::int64_t>(bytes));
+  time_on_gpu(state, n, 2.0 * n * sizeof(item_t), [&](cudaStream_t s) {
+    BENCH_CUDA(ladder_inclusive_scan<item_t>(variant, temp.ptr, bytes, in.ptr, out.ptr, n, s));
+  });
+}
+
+void ladder_reduce(benchmark::State& state, reduce_variant variant) {
+  const std::int64_t n = state.range(0);
+  device_array<item_t> in(n), out(1);
+  fill_items(in.ptr, n);
+  std::size_t bytes = 0;
+  BENCH_CUDA(ladder_reduce_sum<item_t>(variant, nullptr, bytes, in.ptr, out.ptr, n));
+  device_array<char> temp(static_cast<std::int64_t>(bytes));
+  time_on_gpu(state, n, 1.0 * n * sizeof(item_t), [&](cudaStream_t s) {
+    BENCH_CUDA(ladder_reduce_sum<item_t>(variant, temp.ptr, bytes, in.ptr, out.ptr, n, s));
+  });
+}
+
+const bool registered = [] {
+  for (const scan_variant variant : all_scan_variants) {
+    benchmark::RegisterBenchmark((std::string("seeds/scan/") + name(variant)).c_str(), ladder_scan, variant)
+        ->Apply([](auto* b) { decade_sizes(b); })
+        ->MinTime(ladder_min_time_s);
+  }
+  for (const reduce_variant variant : all_reduce_variants) {
+    benchmark::RegisterBenchmark((std::string("seeds/reduce/") + name(variant)).c_str(), ladder_reduce, variant)
+        ->Apply([](auto* b) { decade_sizes(b); })
+        ->MinTime(ladder_min_time_s);
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace upsweep::bench
