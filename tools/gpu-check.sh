@@ -63,7 +63,9 @@ if ((tests)); then
   rc=$?; ((rc)) && status=1
   runs=""
   for ex in consumer_cxx/prefix_sum consumer_cuda/running_max; do
-    "$bin/package-consumer/$ex" >>"$out/package.log" 2>&1; runs+=" $(basename "$ex")=rc$?"
+    "$bin/package-consumer/$ex" >>"$out/package.log" 2>&1
+    ex_rc=$?
+    runs+=" ${ex##*/}=rc$ex_rc"
   done
   note "package consumers: build rc $rc, runs:$runs"
   [[ "$runs" == *rc[1-9]* ]] && status=1
