@@ -109,10 +109,6 @@ template <class Policy>
 void register_scan_tuning(const std::string& name) {
   benchmark::RegisterBenchmark(("tune/inclusive_sum_i32/" + name).c_str(), upsweep_inclusive_sum<Policy>)->Apply(large_sizes);
 }
-template <class Policy>
-void register_reduce_tuning(const std::string& name) {
-  benchmark::RegisterBenchmark(("tune/reduce_sum_i32/" + name).c_str(), upsweep_reduce_sum<Policy>)->Apply(large_sizes);
-}
 
 const bool registered = [] {
   benchmark::RegisterBenchmark("core/inclusive_sum_i32/upsweep", upsweep_inclusive_sum<>)->Apply([](auto* b) { decade_sizes(b); });
@@ -132,6 +128,10 @@ const bool registered = [] {
   register_scan_tuning<scan_policy<256, 32, io::transpose, 1, 350>>("t256_i32_transpose_d350");
   register_scan_tuning<scan_policy<128, 24, io::transpose, 1, 350>>("t128_i24_transpose_d350");
   register_scan_tuning<scan_policy<512, 16, io::transpose, 1, 350>>("t512_i16_transpose_d350");
+  // Experiment for the next GPU run: cheaper, pipelined look-back steps.
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 0, true>>("t256_i16_transpose_d0_pipelined");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, true>>("t256_i16_transpose_d350_pipelined");
+  register_scan_tuning<scan_policy<128, 24, io::transpose, 1, 350, true>>("t128_i24_transpose_d350_pipelined");
   // Small inputs: one big block against two passes.
   benchmark::RegisterBenchmark("tune/reduce_sum_i32/t1024_i16_one_block_128k", upsweep_reduce_sum<reduce_policy<1024, 16, 2048, 8>>)
       ->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);

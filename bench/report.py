@@ -148,29 +148,31 @@ def copy_gbps(results, op, n):
     return None
 
 
-def core_tables(results):
-    ops = sorted({op for (s, op, _, _) in results if s == "core"})
+def core_tables(results, suite="core"):
+    """One table per op of `suite`; ratios against the core suite's cub row at the same n."""
+    ops = sorted({op for (s, op, _, _) in results if s == suite})
     out = []
     for op in ops:
-        impls = sorted({i for (s, o, i, _) in results if (s, o) == ("core", op)},
+        impls = sorted({i for (s, o, i, _) in results if (s, o) == (suite, op)},
                        key=lambda i: (i != "upsweep", i))
-        sizes = sorted({n for (s, o, _, n) in results if (s, o) == ("core", op)})
+        sizes = sorted({n for (s, o, _, n) in results if (s, o) == (suite, op)})
         body = []
         for impl in impls:
             cells = []
             for n in sizes:
-                v = results.get(("core", op, impl, n))
+                v = results.get((suite, op, impl, n))
                 if v is None:
                     cells.append("-")
                     continue
                 cub = results.get(("core", op, "cub", n))
-                ratio = f"x{v['ms'] / cub['ms']:.2f} cub" if cub else ""
+                # Throughput relative to CUB: above 1 is faster than CUB.
+                ratio = f"{cub['ms'] / v['ms']:.2f}x cub" if cub else ""
                 ceiling = copy_gbps(results, op, n)
                 frac = f"{100 * v['gbps'] / ceiling:.0f}% copy" if ceiling and v["gbps"] else ""
                 extra = ", ".join(x for x in (ratio, frac) if x)
                 cells.append(fmt(v["ms"]) + (f" ({extra})" if extra else ""))
             body.append([impl] + cells)
-        out.append(f"### core/{op}: median ms (ratio to cub, fraction of copy GB/s)\n\n" +
+        out.append(f"### {suite}/{op}: median ms (throughput relative to cub, fraction of copy GB/s)\n\n" +
                    table(["impl"] + [fmt_n(n) for n in sizes], body))
     return out
 
@@ -222,7 +224,9 @@ def main():
     gpu = context.get("gpu")
     if gpu:
         print(f"GPU: {gpu}, {context.get('sm_count', '?')} SMs, CUDA runtime {context.get('cuda_runtime', '?')}\n")
-    sections = [scan_table(results), reduce_table(results)] + core_tables(results)
+    has_seeds = any(s == "seeds" for (s, _, _, _) in results)
+    sections = ([scan_table(results), reduce_table(results)] if has_seeds else []) + core_tables(results) + \
+        core_tables(results, "tune")
     print("\n\n".join(s for s in sections if s))
     if args.plot:
         plot(results, args.plot)

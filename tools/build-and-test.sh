@@ -23,3 +23,10 @@ command -v nvcc >/dev/null || { echo "build-and-test: nvcc (CUDA 13) not found" 
 cmake --preset ci
 cmake --build --preset ci
 ctest --preset ci
+
+# Say plainly why GPU tests were skipped, if they were.
+reason=$(build/ci/tests/upsweep_gpu_tests --gtest_filter='WarpScan.SumsMatchTheCpuInEveryLane' 2>&1 |
+         grep -m1 -iE 'no usable CUDA device|no CUDA device' || true)
+if [ -n "$reason" ]; then
+  echo "build-and-test: GPU tests were SKIPPED, not run: $reason"
+fi

@@ -51,13 +51,13 @@ status=0
 
 if ((tests)); then
   "$bin/tests/upsweep_host_tests" --gtest_brief=1 >"$out/host-tests.log" 2>&1
-  rc=$?; note "host tests: $(grep -E '^\[  (PASSED|FAILED)' "$out/host-tests.log" | tr '\n' ' ') (rc $rc)"
+  rc=$?; note "host tests: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/host-tests.log" | tr '\n' ' ') (rc $rc)"
   ((rc)) && status=1
   t0=$(date +%s)
   timeout "${UPSWEEP_TEST_TIMEOUT:-300}" "$bin/tests/upsweep_gpu_tests" >"$out/gpu-tests.log" 2>&1
   rc=$?
   grep -E "^\[  FAILED  \]" "$out/gpu-tests.log" | sort -u | head -30; ((rc == 124)) && tail -5 "$out/gpu-tests.log"
-  note "gpu tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/gpu-tests.log" | tr '\n' ' ') (rc $rc, $(( $(date +%s) - t0 )) s)"
+  note "gpu tests: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/gpu-tests.log" | tr '\n' ' ') (rc $rc, $(( $(date +%s) - t0 )) s)"
   ((rc)) && status=1
   ctest --test-dir "$bin" -R package_consumer --output-on-failure >"$out/package.log" 2>&1
   rc=$?; ((rc)) && status=1
@@ -85,7 +85,7 @@ if ((sanitize)); then
   i=0
   for tool in memcheck racecheck synccheck initcheck; do
     wait "${pids[$i]}"; rc=$?; i=$((i + 1))
-    errors=$(grep -E 'ERROR SUMMARY' "$out/sanitize-$tool.log" | tail -1)
+    errors=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$out/sanitize-$tool.log" | tail -1)
     note "sanitizer $tool: rc $rc, ${errors:-no summary line}"
     ((rc)) && { status=1; grep -E -m 12 'Invalid|Race|Barrier|Uninitialized|hazard|FAILED' "$out/sanitize-$tool.log"; }
   done

@@ -11,26 +11,27 @@ namespace upsweep::test {
 namespace {
 
 // One warp per block; the block's tile comes from the counter, not from blockIdx.
-template <class T, class State, class Op>
+template <bool Pipelined, class T, class State, class Op>
 __global__ void look_back_kernel(State state, const T* aggregates, T* prefixes, maybe<T> seed, Op op) {
   __shared__ long long tile_idx;
   if (threadIdx.x == 0) tile_idx = state.claim_tile();
   __syncwarp();
   const long long tile = tile_idx;
-  look_back_prefix<T, State, Op> prefix_of{state, tile, op, seed};
+  look_back_prefix<T, State, Op, default_look_back_delay_ns, Pipelined> prefix_of{state, tile, op, seed};
   const maybe<T> prefix = prefix_of(aggregates[tile]);
   if (threadIdx.x == 0 && prefix.valid) prefixes[tile] = prefix.value;
 }
 
-template <class T, class Op>
-void check_look_back(const std::vector<T>& aggregates, maybe<T> seed, Op op) {
+template <bool Pipelined, class T, class Op>
+void check_look_back_form(const std::vector<T>& aggregates, maybe<T> seed, Op op) {
+  SCOPED_TRACE(Pipelined ? "pipelined look-back" : "plain look-back");
   const auto tiles = static_cast<std::int64_t>(aggregates.size());
   device_buffer<T> d_aggregates(aggregates), d_prefixes(tiles);
   CUDA_OK(cudaMemset(d_prefixes.data(), poison_byte, tiles * sizeof(T)));
   device_buffer<unsigned char> storage(static_cast<std::int64_t>(tile_state<T>::bytes(tiles)));
   CUDA_OK(tile_state<T>::initialize(storage.data(), tiles, 0));
   const auto state = make_tile_state<T>(storage.data(), tiles);
-  look_back_kernel<<<static_cast<unsigned>(tiles), 32>>>(state, d_aggregates.data(), d_prefixes.data(), seed, op);
+  look_back_kernel<Pipelined><<<static_cast<unsigned>(tiles), 32>>>(state, d_aggregates.data(), d_prefixes.data(), seed, op);
   CUDA_OK(cudaGetLastError());
   CUDA_OK(cudaDeviceSynchronize());
   const auto got = d_prefixes.download();
@@ -44,6 +45,13 @@ void check_look_back(const std::vector<T>& aggregates, maybe<T> seed, Op op) {
   }
   for (std::int64_t t = seed.valid ? 0 : 1; t < tiles; ++t)
     ASSERT_EQ(0, std::memcmp(&got[t], &want[t], sizeof(T))) << "tile " << t << " of " << tiles;
+}
+
+// Both look-back forms (plain and pipelined) must give every tile its exact prefix.
+template <class T, class Op>
+void check_look_back(const std::vector<T>& aggregates, maybe<T> seed, Op op) {
+  check_look_back_form<false>(aggregates, seed, op);
+  check_look_back_form<true>(aggregates, seed, op);
 }
 
 class TileState : public gpu_test {};

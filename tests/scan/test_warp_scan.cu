@@ -12,8 +12,8 @@ namespace {
 
 // Each warp: inclusive, exclusive with init, total, and the reduction of lanes >= first_valid.
 template <class T, class Op>
-__global__ void warp_collectives_kernel(const T* in, T* inclusive, T* exclusive, T* total, T* partial, T init,
-                                        int first_valid, Op op) {
+__global__ void warp_collectives_kernel(const T* in, T* inclusive, T* exclusive, T* total, T* partial, T* suffix,
+                                        T init, int first_valid, Op op) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const T value = in[i];
   inclusive[i] = upsweep::warp_inclusive_scan(value, op);
@@ -21,18 +21,19 @@ __global__ void warp_collectives_kernel(const T* in, T* inclusive, T* exclusive,
   total[i] = upsweep::warp_reduce(value, op);
   const maybe<T> tail = upsweep::warp_reduce(maybe<T>{value, static_cast<int>(detail::lane_id()) >= first_valid}, op);
   partial[i] = tail.value;
+  suffix[i] = upsweep::warp_reduce_suffix(value, first_valid, op);
 }
 
 template <class T, class Op>
 void check_warp_collectives(const std::vector<T>& host_in, T init, int first_valid, Op op) {
   const auto n = static_cast<std::int64_t>(host_in.size());
-  device_buffer<T> in(host_in), inclusive(n), exclusive(n), total(n), partial(n);
+  device_buffer<T> in(host_in), inclusive(n), exclusive(n), total(n), partial(n), suffix(n);
   warp_collectives_kernel<<<static_cast<int>(n / 64), 64>>>(in.data(), inclusive.data(), exclusive.data(), total.data(),
-                                                            partial.data(), init, first_valid, op);
+                                                            partial.data(), suffix.data(), init, first_valid, op);
   CUDA_OK(cudaGetLastError());
   CUDA_OK(cudaDeviceSynchronize());
   const auto got_inclusive = inclusive.download(), got_exclusive = exclusive.download();
-  const auto got_total = total.download(), got_partial = partial.download();
+  const auto got_total = total.download(), got_partial = partial.download(), got_suffix = suffix.download();
   for (std::int64_t warp = 0; warp < n / 32; ++warp) {
     const std::vector<T> lanes(host_in.begin() + warp * 32, host_in.begin() + warp * 32 + 32);
     const auto want_inclusive = reference_inclusive_scan<T>(lanes, op);
@@ -45,6 +46,7 @@ void check_warp_collectives(const std::vector<T>& host_in, T init, int first_val
       ASSERT_EQ(0, std::memcmp(&got_exclusive[i], &want_exclusive[lane], sizeof(T))) << "exclusive, lane " << lane;
       ASSERT_EQ(0, std::memcmp(&got_total[i], &want_inclusive[31], sizeof(T))) << "total, lane " << lane;
       ASSERT_EQ(0, std::memcmp(&got_partial[i], &want_partial, sizeof(T))) << "partial, lane " << lane;
+      ASSERT_EQ(0, std::memcmp(&got_suffix[i], &want_partial, sizeof(T))) << "suffix, lane " << lane;
     }
   }
 }

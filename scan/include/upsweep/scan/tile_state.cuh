@@ -174,17 +174,28 @@ tile_state<T> make_tile_state(void* storage, long long num_tiles) {
 
 namespace detail {
 
-// Waits until each lane's predecessor tile has published something. Lanes before tile 0 read as
-// inclusive: tile 0 always publishes inclusive, so they never get combined. Between polls the
-// warp sleeps DelayNs: hundreds of waiting warps polling the same few status lines without a
-// pause slow down the very stores they wait for.
+// Polls until every lane's tile has published something; `status` holds each lane's first read.
+// Between polls the warp sleeps DelayNs: hundreds of waiting warps polling the same few status
+// lines without a pause slow down the very stores they wait for.
 template <int DelayNs, class T, class State>
-__device__ __forceinline__ tile_status wait_for_predecessor(const State& state, long long tile, T& value) {
-  tile_status status = tile >= 0 ? state.read(tile, value) : tile_status::inclusive;
+__device__ __forceinline__ void wait_until_published(const State& state, long long tile, tile_status& status, T& value) {
   while (__any_sync(full_warp_mask, status == tile_status::invalid)) {
     if constexpr (DelayNs > 0) __nanosleep(DelayNs);
     if (status == tile_status::invalid) status = state.read(tile, value);
   }
+}
+
+// First read of a lane's predecessor. Lanes before tile 0 read as inclusive: tile 0 always
+// publishes inclusive, so they never get combined.
+template <class T, class State>
+__device__ __forceinline__ tile_status read_predecessor(const State& state, long long tile, T& value) {
+  return tile >= 0 ? state.read(tile, value) : tile_status::inclusive;
+}
+
+template <int DelayNs, class T, class State>
+__device__ __forceinline__ tile_status wait_for_predecessor(const State& state, long long tile, T& value) {
+  tile_status status = read_predecessor(state, tile, value);
+  wait_until_published<DelayNs>(state, tile, status, value);
   return status;
 }
 
@@ -210,9 +221,35 @@ __device__ T look_back(const State& state, long long tile_idx, Op op) {
   }
 }
 
+// look_back with two changes that shorten each 32-tile step: the window is reduced by one value
+// shuffle tree (warp_reduce_suffix) instead of a flagged one, and the next window's statuses are
+// read before this window is reduced, so their latency overlaps the reduction. Same contract.
+template <class T, int DelayNs = default_look_back_delay_ns, class State, class Op>
+__device__ T look_back_pipelined(const State& state, long long tile_idx, Op op) {
+  const int lane = static_cast<int>(detail::lane_id());
+  long long tile = tile_idx - detail::warp_threads + lane;  // lane 31 holds tile_idx - 1
+  T value;
+  tile_status status = detail::wait_for_predecessor<DelayNs>(state, tile, value);
+  maybe<T> running = {T{}, false};
+  for (;;) {
+    const unsigned inclusive_lanes = __ballot_sync(detail::full_warp_mask, status == tile_status::inclusive);
+    const long long next_tile = tile - detail::warp_threads;
+    T next_value;
+    tile_status next_status = tile_status::inclusive;
+    if (!inclusive_lanes) next_status = detail::read_predecessor(state, next_tile, next_value);
+    const int nearest_inclusive = inclusive_lanes ? detail::warp_threads - 1 - __clz(inclusive_lanes) : 0;
+    running = detail::combine(maybe<T>{warp_reduce_suffix(value, nearest_inclusive, op), true}, running, op);
+    if (inclusive_lanes) return running.value;
+    tile = next_tile;
+    value = next_value;
+    status = next_status;
+    detail::wait_until_published<DelayNs>(state, tile, status, value);
+  }
+}
+
 // block_scan prefix callback for a device-wide scan: publishes this tile's aggregate, looks back,
 // publishes the inclusive value. `seed` (an exclusive scan's init) goes in front of tile 0.
-template <class T, class State, class Op, int DelayNs = default_look_back_delay_ns>
+template <class T, class State, class Op, int DelayNs = default_look_back_delay_ns, bool Pipelined = false>
 struct look_back_prefix {
   State state;
   long long tile_idx;
@@ -226,7 +263,8 @@ struct look_back_prefix {
       return seed;
     }
     if (leader) state.publish_partial(tile_idx, block_total);
-    const T prefix = look_back<T, DelayNs>(state, tile_idx, op);
+    const T prefix = Pipelined ? look_back_pipelined<T, DelayNs>(state, tile_idx, op)
+                               : look_back<T, DelayNs>(state, tile_idx, op);
     if (leader) state.publish_inclusive(tile_idx, op(prefix, block_total));
     return {prefix, true};
   }

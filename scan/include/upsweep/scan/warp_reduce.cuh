@@ -35,4 +35,20 @@ __device__ __forceinline__ maybe<T> warp_reduce(maybe<T> value, Op op) {
   return {detail::shfl_idx(value.value, 0), __shfl_sync(detail::full_warp_mask, static_cast<int>(value.valid), 0) != 0};
 }
 
+// Reduction of lanes [first, 32) in lane order, broadcast to every lane. Cheaper than the
+// maybe<T> form when the present lanes are a suffix: one shuffle tree on the values alone.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce_suffix(T value, int first, Op op) {
+  const int lane = static_cast<int>(detail::lane_id());
+  const T first_value = detail::shfl_idx(value, first);
+  if (lane < first) value = first_value;  // op only ever sees real values
+#pragma unroll
+  for (int offset = 1; offset < detail::warp_threads; offset *= 2) {
+    const T upper = detail::shfl_down(value, offset);
+    // Lane l covers [l, min(l + 2 * offset, 32)), so lane `first` ends with the whole suffix.
+    if (lane + offset < detail::warp_threads) value = op(value, upper);
+  }
+  return detail::shfl_idx(value, first);
+}
+
 }  // namespace upsweep

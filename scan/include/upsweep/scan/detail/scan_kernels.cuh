@@ -50,7 +50,8 @@ __global__ void __launch_bounds__(Policy::block_threads)
     __syncthreads();  // the block scan's barriers keep the next claim from overtaking this read
     const long long tile_idx = storage.tile_idx;
     if (tile_idx >= num_tiles) return;
-    look_back_prefix<Acc, State, Op, Policy::look_back_delay_ns> prefix{state, tile_idx, op, seed};
+    look_back_prefix<Acc, State, Op, Policy::look_back_delay_ns, Policy::pipelined_look_back> prefix{state, tile_idx, op,
+                                                                                                    seed};
     scan_tile<Policy, Exclusive>(d_in, d_out, num_items, tile_idx * Policy::tile_items, op, prefix, storage);
   }
 }

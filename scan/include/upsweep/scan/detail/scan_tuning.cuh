@@ -9,7 +9,7 @@
 namespace upsweep {
 
 template <int BlockThreads, int ItemsPerThread, tile_io Io = tile_io::transpose, long long SingleBlockMaxTiles = 1,
-          int LookBackDelayNs = default_look_back_delay_ns>
+          int LookBackDelayNs = default_look_back_delay_ns, bool PipelinedLookBack = false>
 struct scan_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -19,6 +19,8 @@ struct scan_policy {
   static constexpr long long single_block_max_items = SingleBlockMaxTiles * tile_items;
   // Pause between polls of a predecessor window that is not ready yet.
   static constexpr int look_back_delay_ns = LookBackDelayNs;
+  // look_back_pipelined instead of look_back (an experiment until measured: see scan_tuning).
+  static constexpr bool pipelined_look_back = PipelinedLookBack;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   static_assert(ItemsPerThread >= 1, "at least one item per thread");
