@@ -1,0 +1,5 @@
+// Umbrella header of the compaction template API (nvcc only).
+#pragma once
+
+#include <upsweep/compact/device_partition.cuh>
+#include <upsweep/compact/device_select.cuh>

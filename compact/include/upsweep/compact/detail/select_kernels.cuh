@@ -1,0 +1,179 @@
+// Select kernel: one tile routine serves select_if, select_flagged, remove_if, count_if and the
+// first pass of partition. A tile loads its items, flags them, counts the survivors before each
+// item across the grid (block scan whose prefix callback does the decoupled look-back, Merrill
+// and Garland 2016) and scatters them in order: one pass over the input. Survivors are written
+// directly from registers; staging them in shared memory to coalesce the writes is still to do.
+#pragma once
+
+#include <upsweep/scan/block_load_store.cuh>
+#include <upsweep/scan/block_scan.cuh>
+#include <upsweep/scan/tile_state.cuh>
+#include <upsweep/util/maybe.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/functional>
+#include <cuda/std/iterator>
+
+namespace upsweep::detail {
+
+using count_t = cuda::std::int64_t;
+
+// What a tile does with its flags; one kernel, no copies per variant.
+enum class select_output {
+  survivors,    // selected items to out[0, count), in input order
+  count_only,   // nothing but the count
+  partitioned,  // selected to the front in input order, rejected to the back in reverse order
+};
+
+// Where the keep flags come from: a predicate on the item, or a stencil array beside the input.
+template <class Pred>
+struct predicate_flags {
+  Pred pred;
+};
+template <class FlagIt>
+struct stencil_flags {
+  FlagIt d_flags;
+};
+
+// The stencil's element type; predicates need no buffer, bool keeps their union member smallest.
+template <class Source>
+struct flag_value {
+  using type = bool;
+};
+template <class FlagIt>
+struct flag_value<stencil_flags<FlagIt>> {
+  using type = typename cuda::std::iterator_traits<FlagIt>::value_type;
+};
+
+template <class Pred>
+struct negated {
+  Pred pred;
+  template <class T>
+  __device__ bool operator()(const T& item) {
+    return !static_cast<bool>(pred(item));
+  }
+};
+
+template <class Policy, class T, class Flag>
+struct select_tile_storage {
+  // Both loads are warp-private and end with a __syncwarp, so they can share one buffer.
+  union {
+    tile_exchange_storage<T, Policy::block_threads, Policy::items_per_thread> items;
+    tile_exchange_storage<Flag, Policy::block_threads, Policy::items_per_thread> flags;
+  } exchange;
+  typename block_scan<count_t, Policy::block_threads>::storage scan;
+  long long tile_idx;
+};
+
+// Position of a thread's i-th item inside its tile (blocked arrangement).
+template <int IPT>
+__device__ __forceinline__ long long item_in_tile(int i) {
+  return static_cast<long long>(threadIdx.x) * IPT + i;
+}
+
+// Items past `valid` (copies made by load_tile) are never kept and never shown to the predicate.
+template <class Policy, class Pred, class T, int IPT, class Storage>
+__device__ __forceinline__ void flag_items(predicate_flags<Pred>& source, long long, long long valid,
+                                           const T (&items)[IPT], bool (&keep)[IPT], Storage&) {
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && static_cast<bool>(source.pred(items[i]));
+}
+
+template <class Policy, class FlagIt, class T, int IPT, class Storage>
+__device__ __forceinline__ void flag_items(stencil_flags<FlagIt>& source, long long tile_first, long long valid,
+                                           const T (&)[IPT], bool (&keep)[IPT], Storage& s) {
+  typename flag_value<stencil_flags<FlagIt>>::type flags[IPT];
+  load_tile<Policy::io, Policy::block_threads, IPT>(source.d_flags + tile_first, valid, flags, s.exchange.flags);
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && static_cast<bool>(flags[i]);
+}
+
+// before[i] = survivors before item i in the whole input. The tile's count goes through the block
+// scan's prefix callback, which publishes it and looks back at the predecessors' (the split tile
+// state: release on publish, acquire on read). Seeded with 0, so every item gets a value.
+template <class Policy, int IPT, class State>
+__device__ __forceinline__ void count_survivors_before(long long tile_idx, const bool (&keep)[IPT],
+                                                       count_t (&before)[IPT], const State& state,
+                                                       typename block_scan<count_t, Policy::block_threads>::storage& s) {
+  using plus_t = cuda::std::plus<count_t>;
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) before[i] = keep[i] ? 1 : 0;
+  look_back_prefix<count_t, State, plus_t, Policy::look_back_delay_ns> prefix{state, tile_idx, plus_t{},
+                                                                              maybe<count_t>{0, true}};
+  block_scan<count_t, Policy::block_threads>(s).exclusive_scan(before, plus_t{}, prefix);
+}
+
+// Kept item i goes to before[i]. In partition mode a rejected one goes to the back, reversed:
+// it is preceded by (its index - before[i]) rejected items, so it lands that far from the end.
+template <select_output Output, int IPT, class T, class OutputIt>
+__device__ __forceinline__ void scatter_survivors(long long tile_first, long long valid, long long num_items,
+                                                  const T (&items)[IPT], const bool (&keep)[IPT],
+                                                  const count_t (&before)[IPT], OutputIt d_out) {
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    if (keep[i]) {
+      d_out[before[i]] = items[i];
+    } else if constexpr (Output == select_output::partitioned) {
+      if (item_in_tile<IPT>(i) < valid) {
+        const long long rejected_before = tile_first + item_in_tile<IPT>(i) - before[i];
+        d_out[num_items - 1 - rejected_before] = items[i];
+      }
+    }
+  }
+}
+
+// The last tile's last thread holds the grid-wide total: items past the end are flagged 0.
+template <class Policy, int IPT>
+__device__ __forceinline__ void write_selected_count(const bool (&keep)[IPT], const count_t (&before)[IPT],
+                                                     count_t* d_num_selected) {
+  if (threadIdx.x == Policy::block_threads - 1) *d_num_selected = before[IPT - 1] + (keep[IPT - 1] ? 1 : 0);
+}
+
+// In place (d_out == d_in, survivors mode) is safe:
+//  - tile t writes only below p_t + c_t <= (its first index) + (its item count), p_t and c_t being
+//    the survivors before it and in it; so it never touches a later tile's input;
+//  - its own input was loaded before the block scan's first barrier, and it scatters after it;
+//  - it scatters only once its look-back has returned, which needs every earlier tile to have
+//    published; each publishes (a release store of its status, by one lane, after a barrier in
+//    its own block) only after it loaded its items. The release and the look-back's acquire,
+//    followed by the barrier that hands the prefix to the block, order those loads before
+//    tile t's writes; tiles the look-back skipped are covered transitively through the inclusive
+//    tile it stopped at, which itself looked back before publishing.
+// That relies on the split tile-state layout; the packed layout's relaxed stores would carry the
+// counts but order nothing else.
+template <class Policy, select_output Output, class InputIt, class OutputIt, class Source, class State, class Storage>
+__device__ __forceinline__ void select_tile(long long tile_idx, long long num_tiles, long long num_items, InputIt d_in,
+                                            OutputIt d_out, count_t* d_num_selected, Source& source,
+                                            const State& state, Storage& s) {
+  static_assert(!packs_in_word_v<count_t>, "in-place select needs the release/acquire tile state");
+  constexpr int ipt = Policy::items_per_thread;
+  using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
+  const long long tile_first = tile_idx * Policy::tile_items;
+  const long long valid = num_items - tile_first;  // past a tile's size except in the last tile
+  in_t items[ipt];
+  bool keep[ipt];
+  count_t before[ipt];
+  load_tile<Policy::io, Policy::block_threads, ipt>(d_in + tile_first, valid, items, s.exchange.items);
+  flag_items<Policy>(source, tile_first, valid, items, keep, s);
+  count_survivors_before<Policy>(tile_idx, keep, before, state, s.scan);
+  if constexpr (Output != select_output::count_only)
+    scatter_survivors<Output>(tile_first, valid, num_items, items, keep, before, d_out);
+  if (tile_idx == num_tiles - 1) write_selected_count<Policy>(keep, before, d_num_selected);
+}
+
+template <class Policy, select_output Output, class InputIt, class OutputIt, class Source, class State>
+__global__ void __launch_bounds__(Policy::block_threads)
+    select_kernel(InputIt d_in, OutputIt d_out, count_t* d_num_selected, long long num_items, long long num_tiles,
+                  Source source, State state) {
+  using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
+  __shared__ select_tile_storage<Policy, in_t, typename flag_value<Source>::type> storage;
+  for (;;) {
+    if (threadIdx.x == 0) storage.tile_idx = state.claim_tile();
+    __syncthreads();  // the block scan's barriers keep the next claim from overtaking this read
+    const long long tile_idx = storage.tile_idx;
+    if (tile_idx >= num_tiles) return;
+    select_tile<Policy, Output>(tile_idx, num_tiles, num_items, d_in, d_out, d_num_selected, source, state, storage);
+  }
+}
+
+}  // namespace upsweep::detail

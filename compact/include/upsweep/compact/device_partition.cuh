@@ -1,0 +1,43 @@
+// Device layer: stable partition. Selected items first, rejected after them, both in input order
+// (CUB reverses the rejected tail). The select kernel writes the rejected items to the back in
+// reverse order in the same single pass over the input; a second kernel reverses that tail in
+// place. Cost: n reads and n writes, plus 2 * (number rejected) more for the reversal, no
+// temporary copy of the items. Not in place: d_out must not overlap d_in (equal pointers are
+// cudaErrorInvalidValue). The split point (the selected count) goes to d_num_selected.
+// Core and convenience layers as in device_select.cuh; the forms returning the split point to the
+// host synchronise the stream.
+#pragma once
+
+#include <upsweep/compact/detail/host_count.hpp>
+#include <upsweep/compact/detail/partition_dispatch.cuh>
+#include <upsweep/util/stream_allocation.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace upsweep {
+
+template <class Policy = void, class InputIt, class OutputIt, class Pred>
+cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
+                      std::int64_t* d_num_selected, std::int64_t num_items, Pred pred, cudaStream_t stream = 0) {
+  return detail::dispatch_partition<detail::select_policy_t<Policy, InputIt>>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, pred, stream);
+}
+
+template <class InputIt, class OutputIt, class Pred>
+void partition(InputIt d_in, OutputIt d_out, std::int64_t* d_num_selected, std::int64_t num_items, Pred pred,
+               cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::partition", stream, [&](void* d_temp, std::size_t& bytes) {
+    return partition(d_temp, bytes, d_in, d_out, d_num_selected, num_items, pred, stream);
+  });
+}
+
+// Returns the split point; synchronises `stream`.
+template <class InputIt, class OutputIt, class Pred>
+std::int64_t partition(InputIt d_in, OutputIt d_out, std::int64_t num_items, Pred pred, cudaStream_t stream = 0) {
+  return detail::count_to_host("upsweep::partition", stream, [&](std::int64_t* d_count) {
+    partition(d_in, d_out, d_count, num_items, pred, stream);
+  });
+}
+
+}  // namespace upsweep
