@@ -1,0 +1,135 @@
+// Block layer of the histogram: where one count goes (a warp's private copy of the block's
+// shared-memory histogram, or the global counts), how repeated bins are merged before the atomic
+// (per-thread runs, or warp peers found with __match_any_sync), and the merge of the private
+// copies into the global counts. Privatisation with several copies per block follows
+// Gomez-Luna et al., "An optimized approach to histogram computation on GPU" (2013).
+#pragma once
+
+#include <upsweep/util/arch.cuh>
+
+#include <cstdint>
+
+namespace upsweep {
+
+// How a thread's increments are merged before they reach an atomic.
+//  - none: one atomic per sample.
+//  - thread_runs: a thread adds a run of equal bins (per channel) with one atomic; nearly free
+//    on uniform data, and all-in-one-bin input costs one atomic per thread and flush.
+//  - warp_match: lanes with equal bins find each other (__match_any_sync) and the lowest adds
+//    their count; used on full tiles, where the whole warp is converged.
+enum class histogram_aggregation { none, thread_runs, warp_match };
+
+namespace detail {
+
+template <class Counter>
+__device__ __forceinline__ void atomic_add_counter(Counter* address, std::uint32_t value) {
+  static_assert(sizeof(Counter) == 4 || sizeof(Counter) == 8, "32- or 64-bit counters");
+  if constexpr (sizeof(Counter) == 4) {
+    atomicAdd(reinterpret_cast<unsigned int*>(address), static_cast<unsigned int>(value));
+  } else {
+    atomicAdd(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value));
+  }
+}
+
+// Counts into one private copy of the block histogram in shared memory; channel c's bins start
+// at offsets[c]. 32-bit shared counters: the dispatch keeps every block below 2^32 samples.
+template <int Active>
+struct shared_sink {
+  unsigned* copy;
+  int offsets[Active];
+  __device__ __forceinline__ void add(int channel, int bin, std::uint32_t count) const {
+    atomicAdd(copy + offsets[channel] + bin, count);
+  }
+};
+
+// Counts straight into the global counts (too many bins for shared memory).
+template <class Counter, int Active>
+struct global_sink {
+  Counter* counts[Active];
+  __device__ __forceinline__ void add(int channel, int bin, std::uint32_t count) const {
+    atomic_add_counter(counts[channel] + bin, count);
+  }
+};
+
+// One thread's view of counting: add(channel, bin) with bin == -1 for a dropped sample.
+template <histogram_aggregation Aggregation, class Sink, int Active>
+class bin_counter {
+ public:
+  __device__ explicit bin_counter(const Sink& sink) : sink_(sink) {
+#pragma unroll
+    for (int c = 0; c < Active; ++c) {
+      run_bin_[c] = -1;
+      run_length_[c] = 0;
+    }
+  }
+
+  // Any lane, any convergence. Channels must be compile-time constants after unrolling, so that
+  // the run state stays in registers.
+  __device__ __forceinline__ void add(int channel, int bin) {
+    if (bin < 0) return;
+    if constexpr (Aggregation == histogram_aggregation::thread_runs) {
+      if (bin == run_bin_[channel]) {
+        ++run_length_[channel];
+        return;
+      }
+      flush(channel);
+      run_bin_[channel] = bin;
+      run_length_[channel] = 1;
+    } else {
+      sink_.add(channel, bin, 1);
+    }
+  }
+
+  // Called by all 32 lanes of a warp together, with the same channel.
+  __device__ __forceinline__ void add_warp(int channel, int bin) {
+    if constexpr (Aggregation == histogram_aggregation::warp_match) {
+      const unsigned peers = __match_any_sync(full_warp_mask, bin);  // dropped lanes pair up on -1
+      const bool leader = static_cast<int>(lane_id()) == __ffs(peers) - 1;
+      if (bin >= 0 && leader) sink_.add(channel, bin, static_cast<std::uint32_t>(__popc(peers)));
+    } else {
+      add(channel, bin);
+    }
+  }
+
+  // Adds the open runs; call once at the end.
+  __device__ __forceinline__ void flush() {
+#pragma unroll
+    for (int c = 0; c < Active; ++c) {
+      flush(c);
+      run_length_[c] = 0;
+    }
+  }
+
+ private:
+  __device__ __forceinline__ void flush(int channel) {
+    if (run_length_[channel] > 0) sink_.add(channel, run_bin_[channel], run_length_[channel]);
+  }
+
+  Sink sink_;
+  int run_bin_[Active];
+  std::uint32_t run_length_[Active];
+};
+
+template <int BlockThreads>
+__device__ __forceinline__ void zero_shared_counts(unsigned* counts, int num_counts) {
+  for (int i = static_cast<int>(threadIdx.x); i < num_counts; i += BlockThreads) counts[i] = 0;
+}
+
+// Sums the `copies` private copies bin by bin and adds each non-zero total to the global count
+// of its channel. Call after a barrier that follows the last shared increment.
+template <int BlockThreads, class Counter, int Active>
+__device__ __forceinline__ void merge_shared_counts(const unsigned* counts, int total_bins, int copies,
+                                                    Counter* const (&d_counts)[Active],
+                                                    const int (&offsets)[Active + 1]) {
+  for (int i = static_cast<int>(threadIdx.x); i < total_bins; i += BlockThreads) {
+    std::uint32_t sum = 0;
+    for (int k = 0; k < copies; ++k) sum += counts[k * total_bins + i];
+    if (sum == 0) continue;  // skewed input leaves most bins empty: no atomic for them
+    int channel = 0;
+    while (channel + 1 < Active && i >= offsets[channel + 1]) ++channel;
+    atomic_add_counter(d_counts[channel] + (i - offsets[channel]), sum);
+  }
+}
+
+}  // namespace detail
+}  // namespace upsweep
