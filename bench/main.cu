@@ -1,5 +1,5 @@
 // upsweep-bench: Google Benchmark main with the GPU in the context block, and --suite NAME as a
-// shorthand for --benchmark_filter=^NAME/ (suites: core, seeds; all runs everything).
+// shorthand for --benchmark_filter=^NAME/ (suites: core, tune, seeds, histogram; all runs everything).
 #include "bench_support.cuh"
 
 #include <benchmark/benchmark.h>

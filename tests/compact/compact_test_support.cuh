@@ -146,4 +146,27 @@ void run_compact(const std::vector<T>& host_in, Call call, const std::vector<T>&
   if (!in_place) expect_same_bytes(in.download(n).data(), host_in.data(), n, "input changed");
 }
 
+// Upsweep and CUB run on the same random ints: `ours(d_in, d_out, d_count)` and
+// `theirs(d_temp, bytes, d_in, d_out, d_count)` (a CUB two-phase call).
+struct cub_comparison {
+  std::vector<int> ours, theirs;
+  std::int64_t ours_count = 0, theirs_count = 0;
+};
+
+template <class Ours, class Theirs>
+cub_comparison compare_with_cub(std::int64_t n, std::uint64_t seed, Ours ours, Theirs theirs) {
+  device_buffer<int> in(n), d_ours(n), d_theirs(n);
+  device_buffer<std::int64_t> counts(2);
+  check(fill_random(in.data(), n, seed, -1'000'000, 1'000'000), "fill_random");
+  const int* d_in = in.data();
+  ours(d_in, d_ours.data(), counts.data());
+  std::size_t bytes = 0;
+  check(theirs(nullptr, bytes, d_in, d_theirs.data(), counts.data() + 1), "CUB size query");
+  device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+  check(theirs(temp.data(), bytes, d_in, d_theirs.data(), counts.data() + 1), "CUB call");
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  const auto c = counts.download();
+  return {d_ours.download(), d_theirs.download(), c[0], c[1]};
+}
+
 }  // namespace upsweep::test

@@ -110,21 +110,15 @@ TEST_F(DevicePartition, AgreesWithCubUpToTheOrderOfItsRejectedSide) {
   SCOPED_TRACE(seed_trace(seed));
   for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{65537}, max_test_items(std::int64_t{100'000'000})}) {
     SCOPED_TRACE("n = " + std::to_string(n));
-    device_buffer<int> in(n), ours(n), theirs(n);
-    device_buffer<std::int64_t> counts(2);
-    CUDA_OK(fill_random(in.data(), n, seed + n, -1'000'000, 1'000'000));
-    const int* d_in = in.data();
-    upsweep::partition(d_in, ours.data(), counts.data(), n, is_marked{});
-    std::size_t bytes = 0;
-    CUDA_OK(cub::DevicePartition::If(nullptr, bytes, d_in, theirs.data(), counts.data() + 1, n, is_marked{}));
-    device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
-    CUDA_OK(cub::DevicePartition::If(temp.data(), bytes, d_in, theirs.data(), counts.data() + 1, n, is_marked{}));
-    CUDA_OK(cudaDeviceSynchronize());
-    const auto c = counts.download();
-    ASSERT_EQ(c[0], c[1]);
-    auto cub_out = theirs.download();
-    std::reverse(cub_out.begin() + c[1], cub_out.end());
-    expect_same_bytes(ours.download().data(), cub_out.data(), n, "against CUB");
+    auto r = compare_with_cub(
+        n, seed + n,
+        [n](const int* in, int* out, std::int64_t* count) { upsweep::partition(in, out, count, n, is_marked{}); },
+        [n](void* t, std::size_t& b, const int* in, int* out, std::int64_t* count) {
+          return cub::DevicePartition::If(t, b, in, out, count, n, is_marked{});
+        });
+    ASSERT_EQ(r.ours_count, r.theirs_count);
+    std::reverse(r.theirs.begin() + r.theirs_count, r.theirs.end());
+    expect_same_bytes(r.ours.data(), r.theirs.data(), n, "against CUB");
   }
 }
 

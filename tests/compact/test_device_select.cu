@@ -257,19 +257,14 @@ TEST_F(DeviceSelect, AgreesWithCubSelectIf) {
   SCOPED_TRACE(seed_trace(seed));
   for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{65537}, max_test_items(std::int64_t{100'000'000})}) {
     SCOPED_TRACE("n = " + std::to_string(n));
-    device_buffer<int> in(n), ours(n), theirs(n);
-    device_buffer<std::int64_t> counts(2);
-    CUDA_OK(fill_random(in.data(), n, seed + n, -1'000'000, 1'000'000));
-    const int* d_in = in.data();
-    upsweep::select_if(d_in, ours.data(), counts.data(), n, is_marked{});
-    std::size_t bytes = 0;
-    CUDA_OK(cub::DeviceSelect::If(nullptr, bytes, d_in, theirs.data(), counts.data() + 1, n, is_marked{}));
-    device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
-    CUDA_OK(cub::DeviceSelect::If(temp.data(), bytes, d_in, theirs.data(), counts.data() + 1, n, is_marked{}));
-    CUDA_OK(cudaDeviceSynchronize());
-    const auto c = counts.download();
-    ASSERT_EQ(c[0], c[1]);
-    expect_same_bytes(ours.download(c[0]).data(), theirs.download(c[1]).data(), c[0], "against CUB");
+    const auto r = compare_with_cub(
+        n, seed + n,
+        [n](const int* in, int* out, std::int64_t* count) { upsweep::select_if(in, out, count, n, is_marked{}); },
+        [n](void* t, std::size_t& b, const int* in, int* out, std::int64_t* count) {
+          return cub::DeviceSelect::If(t, b, in, out, count, n, is_marked{});
+        });
+    ASSERT_EQ(r.ours_count, r.theirs_count);
+    expect_same_bytes(r.ours.data(), r.theirs.data(), r.ours_count, "against CUB");
   }
 }
 
