@@ -31,7 +31,10 @@ started=$(date +%s)
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 note "gpu: ${gpu:-none found} ($(date -u +%Y-%m-%d))"
 
-# Packages this machine lacks travel as .deb files in .debs/ (see tools/fetch-debs.sh).
+# Packages this machine lacks travel as .deb files in .debs/, fetched on a networked machine with
+#   mkdir -p .debs && cd .debs && apt-get download libcli11-dev libfmt-dev libfmt9
+# (libfmt9 too: fmt's CMake config checks that libfmt.so exists, though the tools link fmt
+# header-only). CMAKE_PREFIX_PATH finds usr/share/cmake/CLI11 and usr/lib/<arch>/cmake/fmt.
 if compgen -G ".debs/*.deb" >/dev/null; then
   mkdir -p /tmp/upsweep-debs
   for f in .debs/*.deb; do dpkg -x "$f" /tmp/upsweep-debs; done

@@ -1,0 +1,449 @@
+// Readers for binary, .npy, text and CSV inputs. The whole input is read into memory first, then
+// parsed; each format reports its own problems with file, line and column.
+#include <upsweep/apps/read_numbers.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "binary and .npy I/O assume a little-endian host");
+
+namespace upsweep::apps {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+template <class T>
+std::string parse_one(std::string_view token, std::vector<T>& out) {
+  const char* first = token.data();
+  const char* last = first + token.size();
+  if (first != last && *first == '+' && last - first > 1 && first[1] != '-') ++first;  // from_chars rejects '+'
+  T value{};
+  std::from_chars_result r{};
+  if constexpr (std::is_integral_v<T>) {
+    r = std::from_chars(first, last, value, 10);
+  } else {
+    r = std::from_chars(first, last, value, std::chars_format::general);
+  }
+  const auto out_of_range = [&] {
+    return "value " + std::string(token) + " out of range for " + type_name(element_type_of<T>());
+  };
+  if (r.ec == std::errc::result_out_of_range && r.ptr == last) return out_of_range();
+  if (r.ec != std::errc() || r.ptr != last) {
+    if constexpr (std::is_unsigned_v<T>) {
+      // A well-formed negative integer is out of range for an unsigned type, not malformed.
+      long long probe = 0;
+      const auto neg = std::from_chars(first, last, probe, 10);
+      if (first != last && *first == '-' && neg.ptr == last && neg.ec != std::errc::invalid_argument) {
+        if (neg.ec == std::errc() && probe == 0) {
+          out.push_back(T(0));  // "-0"
+          return {};
+        }
+        return out_of_range();
+      }
+    }
+    return "invalid number '" + std::string(token) + "'";
+  }
+  out.push_back(value);
+  return {};
+}
+
+// One line of text: its 1-based number and its content without the newline.
+struct line_cursor {
+  std::string_view rest;
+  std::int64_t number = 0;
+  bool next(std::string_view& line) {
+    if (rest.empty()) return false;
+    const std::size_t end = rest.find('\n');
+    line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+    ++number;
+    return true;
+  }
+};
+
+// Strips a `#` comment and surrounding blanks; `offset` gets the index of the first kept character.
+std::string_view strip(std::string_view line, std::size_t& offset) {
+  line = line.substr(0, line.find('#'));
+  std::size_t b = 0;
+  while (b < line.size() && is_blank(line[b])) ++b;
+  std::size_t e = line.size();
+  while (e > b && is_blank(line[e - 1])) --e;
+  offset = b;
+  return line.substr(b, e - b);
+}
+
+number_array parse_text(std::string_view bytes, const std::string& name, element_type type) {
+  number_array out = make_array(type);
+  line_cursor lines{bytes};
+  std::string_view line;
+  while (lines.next(line)) {
+    std::size_t offset = 0;
+    const std::string_view token = strip(line, offset);
+    if (token.empty()) continue;
+    const std::string error = parse_value(token, type, out);
+    if (!error.empty()) throw input_error(name, lines.number, static_cast<std::int64_t>(offset) + 1, error);
+  }
+  return out;
+}
+
+struct csv_field {
+  std::string text;
+  std::size_t column;  // 0-based byte offset of the value in the line
+};
+
+std::vector<csv_field> split_csv(std::string_view line, const std::string& name, std::int64_t line_number) {
+  std::vector<csv_field> fields;
+  std::size_t i = 0;
+  for (;;) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    csv_field field{{}, i};
+    if (i < line.size() && line[i] == '"') {
+      field.column = i + 1;
+      ++i;
+      for (;;) {
+        if (i >= line.size())
+          throw input_error(name, line_number, static_cast<std::int64_t>(field.column), "unterminated quoted field");
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            field.text += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        field.text += line[i++];
+      }
+      while (i < line.size() && is_blank(line[i])) ++i;
+      if (i < line.size() && line[i] != ',')
+        throw input_error(name, line_number, static_cast<std::int64_t>(i) + 1, "text after a quoted field");
+    } else {
+      const std::size_t end = std::min(line.find(',', i), line.size());
+      std::size_t e = end;
+      while (e > i && is_blank(line[e - 1])) --e;
+      field.text = std::string(line.substr(i, e - i));
+      i = end;
+    }
+    fields.push_back(std::move(field));
+    if (i >= line.size()) break;
+    ++i;  // the comma
+  }
+  return fields;
+}
+
+bool looks_numeric(const std::string& s) {
+  double d;
+  const char* first = s.data();
+  const char* last = first + s.size();
+  if (first != last && *first == '+') ++first;
+  const auto r = std::from_chars(first, last, d);
+  return r.ptr == last && (r.ec == std::errc() || r.ec == std::errc::result_out_of_range);
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string joined(const std::vector<csv_field>& fields) {
+  std::string s;
+  for (const auto& f : fields) s += (s.empty() ? "" : ", ") + f.text;
+  return s;
+}
+
+number_array parse_csv(std::string_view bytes, const std::string& name, element_type type, const std::string& column) {
+  number_array out = make_array(type);
+  line_cursor lines{bytes};
+  std::string_view raw;
+  bool first_row = true;
+  std::size_t index = 0;
+  while (lines.next(raw)) {
+    std::size_t offset = 0;
+    std::string_view line = raw;
+    while (!line.empty() && is_blank(line.back())) line.remove_suffix(1);
+    if (strip(line, offset).empty() || line[offset] == '#') continue;  // blank or comment line
+    const auto fields = split_csv(line, name, lines.number);
+    if (first_row) {
+      first_row = false;
+      // A header is a first row with a field that is not a number.
+      const bool header = std::any_of(fields.begin(), fields.end(),
+                                      [](const csv_field& f) { return !f.text.empty() && !looks_numeric(f.text); });
+      if (column.empty()) {
+        if (fields.size() != 1)
+          throw input_error(name, lines.number, 0,
+                            std::to_string(fields.size()) + " columns; choose one with --column NAME|INDEX");
+        index = 0;
+      } else {
+        const auto named = std::find_if(fields.begin(), fields.end(), [&](const csv_field& f) { return f.text == column; });
+        if (header && named != fields.end()) {
+          index = static_cast<std::size_t>(named - fields.begin());
+        } else if (all_digits(column)) {
+          index = std::stoul(column);
+          if (index >= fields.size())
+            throw input_error(name, lines.number, 0,
+                              "column index " + column + " out of range (" + std::to_string(fields.size()) +
+                                  " columns, counted from 0)");
+        } else if (header) {
+          throw input_error(name, lines.number, 0, "no column '" + column + "' (columns: " + joined(fields) + ")");
+        } else {
+          throw input_error(name, lines.number, 0, "column '" + column + "' given by name but the file has no header row");
+        }
+      }
+      if (header) continue;
+    }
+    if (index >= fields.size())
+      throw input_error(name, lines.number, static_cast<std::int64_t>(line.size()) + 1,
+                        "row has " + std::to_string(fields.size()) + " fields; column " + std::to_string(index) +
+                            " (counted from 0) is missing");
+    const csv_field& f = fields[index];
+    const std::string error = f.text.empty() ? std::string("empty field") : parse_value(f.text, type, out);
+    if (!error.empty()) throw input_error(name, lines.number, static_cast<std::int64_t>(f.column) + 1, error);
+  }
+  return out;
+}
+
+number_array parse_binary(std::string_view bytes, const std::string& name, element_type type) {
+  const std::size_t size = type_size(type);
+  if (bytes.size() % size != 0)
+    throw input_error(name, "size " + std::to_string(bytes.size()) + " bytes is not a multiple of " +
+                                std::to_string(size) + " (" + type_name(type) + ")");
+  number_array out = make_array(type, bytes.size() / size);
+  std::visit([&](auto& v) { if (!bytes.empty()) std::memcpy(v.data(), bytes.data(), bytes.size()); }, out);
+  return out;
+}
+
+// ---- .npy -------------------------------------------------------------------------------------
+
+struct npy_header {
+  element_type type{};
+  std::int64_t count = 0;
+  std::size_t data_offset = 0;
+};
+
+class npy_dict_parser {
+ public:
+  npy_dict_parser(std::string_view text, const std::string& name) : s_(text), name_(name) {}
+
+  npy_header parse(std::size_t data_offset, std::size_t file_size) {
+    std::string descr;
+    bool have_descr = false, have_order = false, have_shape = false;
+    std::vector<std::int64_t> shape;
+    expect('{');
+    for (;;) {
+      skip();
+      if (peek() == '}') break;
+      const std::string key = quoted();
+      expect(':');
+      skip();
+      if (key == "descr") {
+        descr = quoted();
+        have_descr = true;
+      } else if (key == "fortran_order") {
+        const std::string value = word();
+        if (value != "True" && value != "False") fail("fortran_order is '" + value + "', not True or False");
+        have_order = true;  // for a 1-D array both orders are the same bytes
+      } else if (key == "shape") {
+        shape = tuple();
+        have_shape = true;
+      } else {
+        fail("unexpected key '" + key + "'");
+      }
+      skip();
+      if (peek() == ',') ++i_;
+    }
+    if (!have_descr || !have_order || !have_shape) fail("the header needs descr, fortran_order and shape");
+    if (shape.size() != 1) {
+      std::string text = "(";
+      for (std::size_t k = 0; k < shape.size(); ++k) text += (k ? ", " : "") + std::to_string(shape[k]);
+      throw input_error(name_, "only 1-D arrays are supported; this one has shape " + text + (shape.size() == 1 ? ",)" : ")"));
+    }
+    npy_header h;
+    h.type = descr_type(descr);
+    h.count = shape[0];
+    h.data_offset = data_offset;
+    const std::size_t need = static_cast<std::size_t>(h.count) * type_size(h.type);
+    if (file_size - data_offset != need)
+      throw input_error(name_, "the header says " + std::to_string(h.count) + " items (" + std::to_string(need) +
+                                   " bytes) but the file holds " + std::to_string(file_size - data_offset) +
+                                   " bytes of data");
+    return h;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) { throw input_error(name_, "bad .npy header: " + what); }
+  void skip() { while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t')) ++i_; }
+  char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
+  void expect(char c) {
+    skip();
+    if (peek() != c) fail(std::string("expected '") + c + "'");
+    ++i_;
+  }
+  std::string quoted() {
+    skip();
+    const char q = peek();
+    if (q != '\'' && q != '"') fail("expected a quoted string");
+    const std::size_t end = s_.find(q, i_ + 1);
+    if (end == std::string_view::npos) fail("unterminated string");
+    std::string out(s_.substr(i_ + 1, end - i_ - 1));
+    i_ = end + 1;
+    return out;
+  }
+  std::string word() {
+    const std::size_t b = i_;
+    while (i_ < s_.size() && std::isalnum(static_cast<unsigned char>(s_[i_]))) ++i_;
+    return std::string(s_.substr(b, i_ - b));
+  }
+  std::vector<std::int64_t> tuple() {
+    expect('(');
+    std::vector<std::int64_t> out;
+    for (;;) {
+      skip();
+      if (peek() == ')') { ++i_; break; }
+      std::int64_t v = 0;
+      const auto r = std::from_chars(s_.data() + i_, s_.data() + s_.size(), v);
+      if (r.ec != std::errc() || v < 0) fail("bad shape");
+      i_ = static_cast<std::size_t>(r.ptr - s_.data());
+      out.push_back(v);
+      skip();
+      if (peek() == ',') ++i_;
+      else if (peek() != ')') fail("bad shape");
+    }
+    return out;
+  }
+  element_type descr_type(const std::string& d) {
+    if (d.size() == 3 && d[0] == '>' && d[2] != '1')
+      throw input_error(name_, "big-endian data ('" + d + "') is not supported; save it little-endian");
+    static const struct { const char* code; element_type type; } table[] = {
+        {"u1", element_type::u8},  {"u2", element_type::u16}, {"u4", element_type::u32}, {"u8", element_type::u64},
+        {"i1", element_type::i8},  {"i2", element_type::i16}, {"i4", element_type::i32}, {"i8", element_type::i64},
+        {"f4", element_type::f32}, {"f8", element_type::f64}, {"b1", element_type::u8}};
+    if (d.size() == 3 && (d[0] == '<' || d[0] == '|' || (d[0] == '>' && (d[2] == '1'))))
+      for (const auto& row : table)
+        if (d.compare(1, 2, row.code) == 0) return row.type;
+    throw input_error(name_, "dtype '" + d + "' is not supported (u1..u8, i1..i8, f4, f8 little-endian, b1)");
+  }
+
+  std::string_view s_;
+  const std::string& name_;
+  std::size_t i_ = 0;
+};
+
+npy_header read_npy_header(std::string_view bytes, const std::string& name) {
+  static constexpr char magic[] = "\x93NUMPY";
+  if (bytes.size() < 10 || bytes.substr(0, 6) != std::string_view(magic, 6))
+    throw input_error(name, "not a .npy file (no \\x93NUMPY magic)");
+  const auto major = static_cast<unsigned char>(bytes[6]);
+  std::size_t header_len = 0, start = 0;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(bytes[8]) | static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+    start = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) throw input_error(name, "bad .npy header: truncated");
+    for (int k = 3; k >= 0; --k) header_len = header_len << 8 | static_cast<unsigned char>(bytes[8 + k]);
+    start = 12;
+  } else {
+    throw input_error(name, "unsupported .npy version " + std::to_string(major));
+  }
+  if (bytes.size() < start + header_len) throw input_error(name, "bad .npy header: truncated");
+  return npy_dict_parser(bytes.substr(start, header_len), name).parse(start + header_len, bytes.size());
+}
+
+number_array parse_npy(std::string_view bytes, const std::string& name, const std::optional<element_type>& type) {
+  const npy_header h = read_npy_header(bytes, name);
+  if (type && *type != h.type)
+    throw input_error(name, std::string("the file holds ") + type_name(h.type) + ", not " + type_name(*type));
+  return parse_binary(bytes.substr(h.data_offset), name, h.type);
+}
+
+}  // namespace
+
+const char* format_name(file_format format) {
+  switch (format) {
+    case file_format::binary: return "binary";
+    case file_format::npy: return "npy";
+    case file_format::text: return "text";
+    case file_format::csv: return "csv";
+  }
+  return "?";
+}
+
+file_format parse_format_name(std::string_view name) {
+  for (auto f : {file_format::binary, file_format::npy, file_format::text, file_format::csv})
+    if (name == format_name(f)) return f;
+  throw std::invalid_argument("unknown format '" + std::string(name) + "' (binary, npy, text, csv)");
+}
+
+file_format format_from_path(const std::string& path, file_format fallback) {
+  const auto ends_with = [&](std::string_view ext) {
+    return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+  };
+  if (ends_with(".npy")) return file_format::npy;
+  if (ends_with(".csv")) return file_format::csv;
+  if (ends_with(".txt") || ends_with(".text")) return file_format::text;
+  if (ends_with(".bin") || ends_with(".raw")) return file_format::binary;
+  return fallback;
+}
+
+std::string parse_value(std::string_view token, element_type type, number_array& append_to) {
+  if (type_of(append_to) != type) throw std::logic_error("parse_value: array of the wrong type");
+  return std::visit([&](auto& v) { return parse_one(token, v); }, append_to);
+}
+
+std::string read_file_bytes(const std::string& path, const std::function<void(std::int64_t, std::int64_t)>& progress) {
+  const bool is_stdin = path == "-";
+  const std::string name = is_stdin ? "<stdin>" : path;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, &std::fclose);
+  std::FILE* f = stdin;
+  std::int64_t total = -1;
+  if (!is_stdin) {
+    owned.reset(std::fopen(path.c_str(), "rb"));
+    if (!owned) throw input_error(name, std::strerror(errno));
+    f = owned.get();
+    if (std::fseek(f, 0, SEEK_END) == 0) {
+      total = std::ftell(f);
+      std::fseek(f, 0, SEEK_SET);
+    }
+  }
+  std::string bytes;
+  if (total > 0) bytes.reserve(static_cast<std::size_t>(total));
+  constexpr std::size_t chunk = std::size_t{16} << 20;
+  std::vector<char> buffer(chunk);
+  for (;;) {
+    const std::size_t got = std::fread(buffer.data(), 1, chunk, f);
+    bytes.append(buffer.data(), got);
+    if (progress) progress(static_cast<std::int64_t>(bytes.size()), total);
+    if (got < chunk) {
+      if (std::ferror(f)) throw input_error(name, std::strerror(errno));
+      break;
+    }
+  }
+  return bytes;
+}
+
+element_type npy_element_type(std::string_view bytes, const std::string& name) {
+  return read_npy_header(bytes, name).type;
+}
+
+number_array parse_numbers(std::string_view bytes, const std::string& name, const read_options& options) {
+  if (options.format == file_format::npy) return parse_npy(bytes, name, options.type);
+  if (!options.type) throw std::logic_error("parse_numbers: a type is needed for " + std::string(format_name(options.format)));
+  switch (options.format) {
+    case file_format::binary: return parse_binary(bytes, name, *options.type);
+    case file_format::text: return parse_text(bytes, name, *options.type);
+    case file_format::csv: return parse_csv(bytes, name, *options.type, options.column);
+    case file_format::npy: break;
+  }
+  return {};
+}
+
+number_array read_numbers(const std::string& path, const read_options& options) {
+  const std::string bytes = read_file_bytes(path, options.progress);
+  return parse_numbers(bytes, path == "-" ? "<stdin>" : path, options);
+}
+
+}  // namespace upsweep::apps

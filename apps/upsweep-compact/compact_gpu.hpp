@@ -1,0 +1,48 @@
+// The device half of upsweep-compact: check the GPU, run select/partition/count with the
+// library, optionally compare with Thrust. Plain C++ interface so main.cpp needs no nvcc.
+#pragma once
+
+#include <upsweep/apps/numbers.hpp>
+#include <upsweep/apps/where_predicate.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace upsweep::apps {
+
+enum class compact_mode { select, partition, count };
+
+// No usable device, too little memory, or a CUDA failure: the message is ready to print.
+class gpu_error : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct compact_job {
+  compact_mode mode = compact_mode::select;
+  std::optional<where_predicate> where;        // or, for select and count:
+  const std::vector<std::uint8_t>* mask = nullptr;  // keep item i where mask[i] != 0
+  bool verify = false;
+  int repeat = 1;
+};
+
+struct compact_report {
+  std::string device_name;
+  std::int64_t count = 0;               // selected items (the split point for partition)
+  double h2d_ms = 0, d2h_ms = 0;
+  double compute_min_ms = 0, compute_median_ms = 0;
+  double need_gib = 0, free_gib = 0;
+  bool verified = false;                // true when --verify ran and matched
+  std::string verify_detail;            // what was compared
+};
+
+// The name of device 0; throws gpu_error naming the CUDA error when there is none.
+std::string probe_device();
+
+// Runs the job; `out` (same type as `in`) gets the survivors, or the whole partitioned array.
+// Throws gpu_error (including a verification mismatch).
+compact_report run_compaction(const number_array& in, const compact_job& job, number_array* out);
+
+}  // namespace upsweep::apps
