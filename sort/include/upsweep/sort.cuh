@@ -1,0 +1,5 @@
+// Upsweep::sort: LSD radix sort of keys and key-value pairs (template layer, nvcc users).
+#pragma once
+
+#include <upsweep/sort/device_radix_sort.cuh>
+#include <upsweep/sort/radix_traits.cuh>

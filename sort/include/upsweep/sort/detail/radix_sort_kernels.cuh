@@ -1,0 +1,399 @@
+// Radix sort kernels, Onesweep design (Adinets and Merrill, "Onesweep: A Faster Least Significant
+// Digit Radix Sort for GPUs", 2022): one kernel counts every digit position in one read of the
+// keys, one block scans those counts and plans the passes, then one kernel per digit pass ranks a
+// tile's keys, finds each digit's place across the grid by a per-digit decoupled look-back and
+// scatters keys (and values) stably through shared memory.
+#pragma once
+
+#include <upsweep/scan/block_scan.cuh>
+#include <upsweep/scan/tile_state.cuh>
+#include <upsweep/sort/detail/radix_sort_tuning.cuh>
+#include <upsweep/sort/radix_traits.cuh>
+#include <upsweep/util/arch.cuh>
+
+#include <cuda/atomic>
+#include <cuda/std/cstdint>
+#include <cuda/std/functional>
+#include <cuda/std/type_traits>
+
+namespace upsweep::detail {
+
+// Keys-only sorts carry this as their value type; no value is ever loaded or stored.
+struct no_values {};
+
+template <class Value>
+inline constexpr bool has_values_v = !cuda::std::is_same_v<Value, no_values>;
+
+inline constexpr int max_radix_passes = 64 / radix_bits;
+
+// ---- the plan: which buffer each pass reads and writes --------------------------------------
+enum sort_buffer : int { buffer_none = -1, buffer_in = 0, buffer_out = 1, buffer_alt = 2 };
+
+struct radix_pass_plan {
+  int src;  // buffer_none: every key has the same digit here, the pass does nothing
+  int dst;
+};
+
+struct radix_sort_plan {
+  radix_pass_plan pass[max_radix_passes];
+  int copy_src;  // where the result lies when it is not already in out; buffer_none if it is
+};
+
+// Everything the passes share, cleared by one memset before the histogram.
+struct radix_sort_control {
+  unsigned long long digit_counts[max_radix_passes][radix_digits];  // exclusive-scanned in place
+  unsigned long long tile_counters[max_radix_passes];
+  radix_sort_plan plan;
+};
+
+template <class T>
+struct sort_buffers {
+  const T* in;
+  T* out;
+  T* alt;
+  __device__ const T* source(int id) const { return id == buffer_in ? in : (id == buffer_out ? out : alt); }
+  __device__ T* destination(int id) const { return id == buffer_out ? out : alt; }
+};
+
+// ---- look-back words: one per (tile, digit) ---------------------------------------------------
+// Status in the top two bits, count in the low 62, published by one relaxed 64-bit store, so the
+// count is never read without its status. Range proof: a count is at most num_items, and the
+// dispatch rejects num_items >= 2^62 (max_radix_sort_items).
+inline constexpr unsigned long long look_back_partial = 1ull << 62;
+inline constexpr unsigned long long look_back_inclusive = 2ull << 62;
+inline constexpr unsigned long long look_back_status_mask = 3ull << 62;
+inline constexpr unsigned long long look_back_count_mask = look_back_partial - 1;
+inline constexpr long long max_radix_sort_items = static_cast<long long>(look_back_count_mask);
+
+// Keys of this digit in all tiles before `tile_idx`: publishes this tile's count, walks back tile
+// by tile (the tiles before it were claimed by running blocks, so each publishes eventually)
+// until an inclusive word, then publishes this tile's inclusive count.
+template <int DelayNs>
+__device__ unsigned long long look_back_digit(unsigned long long* d_look_back, long long tile_idx, unsigned digit,
+                                              unsigned long long tile_count) {
+  const auto word_of = [&](long long tile) {
+    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(d_look_back[tile * radix_digits + digit]);
+  };
+  if (tile_idx == 0) {
+    word_of(0).store(look_back_inclusive | tile_count, cuda::std::memory_order_relaxed);
+    return 0;
+  }
+  word_of(tile_idx).store(look_back_partial | tile_count, cuda::std::memory_order_relaxed);
+  unsigned long long before = 0;
+  for (long long tile = tile_idx - 1;; --tile) {
+    unsigned long long word = word_of(tile).load(cuda::std::memory_order_relaxed);
+    while ((word & look_back_status_mask) == 0) {
+      if constexpr (DelayNs > 0) __nanosleep(DelayNs);
+      word = word_of(tile).load(cuda::std::memory_order_relaxed);
+    }
+    before += word & look_back_count_mask;
+    if (word & look_back_inclusive) break;
+  }
+  word_of(tile_idx).store(look_back_inclusive | (before + tile_count), cuda::std::memory_order_relaxed);
+  return before;
+}
+
+// ---- kernel 1: counts of every digit position in one read ------------------------------------
+__host__ __device__ constexpr int pass_digit_bits(int bit, int end_bit) {
+  return end_bit - bit < radix_bits ? end_bit - bit : radix_bits;
+}
+
+// Shared counters are 32-bit: the dispatch sizes the grid so that no block sees 2^32 keys.
+template <class Policy, bool Descending, class Key>
+__global__ void __launch_bounds__(Policy::histogram_block_threads)
+    radix_histogram_kernel(const Key* d_keys, long long num_items, int begin_bit, int end_bit, int num_passes,
+                           radix_sort_control* d_control) {
+  constexpr int passes_for_key = static_cast<int>(sizeof(Key));  // 8-bit digits
+  __shared__ unsigned counts[passes_for_key][radix_digits];
+  for (int i = threadIdx.x; i < passes_for_key * radix_digits; i += blockDim.x) counts[i / radix_digits][i % radix_digits] = 0;
+  __syncthreads();
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < num_items; i += stride) {
+    const auto bits = radix_traits<Key>::template to_sort_bits<Descending>(d_keys[i]);
+#pragma unroll
+    for (int p = 0; p < passes_for_key; ++p) {
+      if (p < num_passes) {
+        const int bit = begin_bit + p * radix_bits;
+        atomicAdd(&counts[p][radix_digit(bits, bit, pass_digit_bits(bit, end_bit))], 1u);
+      }
+    }
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < num_passes * radix_digits; i += blockDim.x) {
+    const unsigned count = counts[i / radix_digits][i % radix_digits];
+    if (count != 0) atomicAdd(&d_control->digit_counts[i / radix_digits][i % radix_digits], static_cast<unsigned long long>(count));
+  }
+}
+
+// ---- kernel 2: digit offsets and the plan ----------------------------------------------------
+// A pass is trivial when one digit holds every key: it would move nothing, so it is skipped. The
+// j-th of the m non-trivial passes reads where pass j-1 wrote (the input for j = 0) and writes:
+//  - in != out: out when m-1-j is even, else alt, so the last pass writes out and the input is
+//    only ever read;
+//  - in == out (keys or values): alt when j is even, else out, so no pass reads and writes one
+//    buffer; when m is odd the result lies in alt and the copy kernel moves it to out.
+// With m = 0 the result is the input itself, copied to out when out is another buffer.
+__device__ inline void plan_passes(const bool (&trivial)[max_radix_passes], int num_passes, bool in_place,
+                                   radix_sort_plan& plan) {
+  int m = 0;
+  for (int p = 0; p < num_passes; ++p) m += trivial[p] ? 0 : 1;
+  int previous = buffer_in;
+  int j = 0;
+  for (int p = 0; p < max_radix_passes; ++p) {
+    if (p >= num_passes || trivial[p]) {
+      plan.pass[p] = {buffer_none, buffer_none};
+      continue;
+    }
+    const bool to_out = in_place ? (j % 2 == 1) : ((m - 1 - j) % 2 == 0);
+    const int dst = to_out ? buffer_out : buffer_alt;
+    plan.pass[p] = {previous, dst};
+    previous = dst;
+    ++j;
+  }
+  plan.copy_src = previous == buffer_out ? buffer_none : previous;
+}
+
+__global__ void __launch_bounds__(radix_digits)
+    radix_scan_kernel(radix_sort_control* d_control, long long num_items, int num_passes, bool in_place) {
+  using scan_t = block_scan<unsigned long long, radix_digits>;
+  __shared__ typename scan_t::storage scan_storage;
+  __shared__ bool trivial[max_radix_passes];
+  const int digit = threadIdx.x;
+  for (int p = 0; p < num_passes; ++p) {
+    unsigned long long count[1] = {d_control->digit_counts[p][digit]};
+    const bool holds_all = count[0] == static_cast<unsigned long long>(num_items);
+    const bool any_holds_all = __syncthreads_or(holds_all) != 0;
+    if (digit == 0) trivial[p] = any_holds_all;
+    scan_t(scan_storage).exclusive_scan(count, 0ull, cuda::std::plus<unsigned long long>{});
+    d_control->digit_counts[p][digit] = count[0];
+    __syncthreads();  // the scan storage is reused by the next pass
+  }
+  if (digit == 0) plan_passes(trivial, num_passes, in_place, d_control->plan);
+}
+
+// ---- kernel 3: one digit pass ---------------------------------------------------------------
+template <class Policy, class Key, class Value>
+struct radix_pass_storage {
+  static constexpr int warps = Policy::block_threads / warp_threads;
+  static constexpr int widest = sizeof(Key) > sizeof(Value) ? static_cast<int>(sizeof(Key)) : static_cast<int>(sizeof(Value));
+  // Keys of digit d seen by each warp; then, per digit, the keys of that digit in earlier warps.
+  unsigned warp_digit_counts[warps][radix_digits];
+  unsigned tile_digit_start[radix_digits];           // first slot of digit d in the sorted tile
+  unsigned long long scatter_base[radix_digits];     // global index of sorted tile slot 0, for digit d
+  typename block_scan<unsigned, Policy::block_threads>::storage scan;
+  alignas(16) unsigned char exchange[Policy::tile_items * widest];  // the tile in digit order
+  long long tile_idx;
+};
+
+// Item i of a thread sits at warp_first + i * 32 + lane in the tile: loads are coalesced, and
+// walking a warp's items in (i, lane) order walks the input in order, which ranking relies on.
+template <int IPT>
+__device__ __forceinline__ int striped_slot(int i) {
+  return static_cast<int>(warp_id() * warp_threads * IPT + i * warp_threads + lane_id());
+}
+
+template <int IPT, class T>
+__device__ __forceinline__ void load_striped(const T* d_tile, int valid, T (&items)[IPT]) {
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    const int slot = striped_slot<IPT>(i);
+    if (slot < valid) items[i] = d_tile[slot];
+  }
+}
+
+// Items past `valid` get digit radix_digits: they match only each other and are never counted.
+template <bool Descending, int IPT, class Key>
+__device__ __forceinline__ void extract_digits(const Key (&keys)[IPT], int valid, int bit, int digit_bits,
+                                               unsigned (&digits)[IPT]) {
+#pragma unroll
+  for (int i = 0; i < IPT; ++i)
+    digits[i] = striped_slot<IPT>(i) < valid
+                    ? radix_digit(radix_traits<Key>::template to_sort_bits<Descending>(keys[i]), bit, digit_bits)
+                    : radix_digits;
+}
+
+// ranks[i] = keys of the same digit before item i within its warp. Lanes holding one digit find
+// each other with a match; the lowest of them bumps the warp's counter for it.
+template <class Policy, int IPT, class Storage>
+__device__ __forceinline__ void rank_within_warp(const unsigned (&digits)[IPT], unsigned (&ranks)[IPT], Storage& s) {
+  unsigned* counts = s.warp_digit_counts[warp_id()];
+  for (int d = lane_id(); d < radix_digits; d += warp_threads) counts[d] = 0;
+  __syncwarp();
+  const unsigned lanes_below = (1u << lane_id()) - 1;
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    const unsigned digit = digits[i];
+    const unsigned peers = __match_any_sync(full_warp_mask, digit);
+    const bool counted = digit < radix_digits;
+    const unsigned before = counted ? counts[digit] : 0;
+    __syncwarp();  // every peer has read the counter before the leader bumps it
+    if (counted && lane_id() == static_cast<unsigned>(__ffs(peers) - 1)) counts[digit] = before + __popc(peers);
+    __syncwarp();
+    ranks[i] = before + __popc(peers & lanes_below);
+  }
+}
+
+// Thread d turns column d of the warp counts into exclusive prefixes; returns the tile's count
+// of digit d (0 for threads past the digits).
+template <class Policy, class Storage>
+__device__ __forceinline__ unsigned count_digit_across_warps(Storage& s) {
+  if (threadIdx.x >= radix_digits) return 0;
+  unsigned running = 0;
+#pragma unroll
+  for (int w = 0; w < Storage::warps; ++w) {
+    const unsigned count = s.warp_digit_counts[w][threadIdx.x];
+    s.warp_digit_counts[w][threadIdx.x] = running;
+    running += count;
+  }
+  return running;
+}
+
+// tile_digit_start[d] = keys of smaller digits in the tile (block scan of the digit counts).
+template <class Policy, class Storage>
+__device__ __forceinline__ unsigned start_of_digit_in_tile(unsigned tile_count, Storage& s) {
+  unsigned start[1] = {tile_count};
+  block_scan<unsigned, Policy::block_threads>(s.scan).exclusive_scan(start, 0u, cuda::std::plus<unsigned>{});
+  if (threadIdx.x < radix_digits) s.tile_digit_start[threadIdx.x] = start[0];
+  return start[0];
+}
+
+template <class Policy, class Storage>
+__device__ __forceinline__ void find_digit_bases(long long tile_idx, unsigned tile_count, unsigned tile_start,
+                                                 const unsigned long long* d_digit_offsets,
+                                                 unsigned long long* d_look_back, Storage& s) {
+  if (threadIdx.x >= radix_digits) return;
+  const unsigned digit = threadIdx.x;
+  const unsigned long long before =
+      look_back_digit<Policy::look_back_delay_ns>(d_look_back, tile_idx, digit, tile_count);
+  // Unsigned wrap-around: base + slot is exact for every slot of this digit.
+  s.scatter_base[digit] = d_digit_offsets[digit] + before - tile_start;
+}
+
+template <int IPT, class Storage>
+__device__ __forceinline__ void rank_within_tile(const unsigned (&digits)[IPT], unsigned (&ranks)[IPT], Storage& s) {
+  const unsigned warp = warp_id();
+#pragma unroll
+  for (int i = 0; i < IPT; ++i)
+    if (digits[i] < radix_digits) ranks[i] += s.tile_digit_start[digits[i]] + s.warp_digit_counts[warp][digits[i]];
+}
+
+// Writes the items into the exchange in digit order, then the block reads it slot by slot, so
+// consecutive threads write consecutive addresses of one digit's run.
+template <class Policy, int IPT, class T, class Storage>
+__device__ __forceinline__ void stage_in_digit_order(const T (&items)[IPT], const unsigned (&digits)[IPT],
+                                                     const unsigned (&ranks)[IPT], Storage& s) {
+  T* staged = reinterpret_cast<T*>(s.exchange);
+#pragma unroll
+  for (int i = 0; i < IPT; ++i)
+    if (digits[i] < radix_digits) staged[ranks[i]] = items[i];
+}
+
+template <class Policy, bool Descending, int IPT, class Key, class Storage>
+__device__ __forceinline__ void scatter_keys(int valid, int bit, int digit_bits, Key* d_keys_dst,
+                                             unsigned long long (&dst_index)[IPT], Storage& s) {
+  const Key* staged = reinterpret_cast<const Key*>(s.exchange);
+#pragma unroll
+  for (int j = 0; j < IPT; ++j) {
+    const int slot = j * Policy::block_threads + static_cast<int>(threadIdx.x);
+    if (slot < valid) {
+      const Key key = staged[slot];
+      const unsigned digit = radix_digit(radix_traits<Key>::template to_sort_bits<Descending>(key), bit, digit_bits);
+      dst_index[j] = s.scatter_base[digit] + static_cast<unsigned long long>(slot);
+      d_keys_dst[dst_index[j]] = key;
+    }
+  }
+}
+
+template <class Policy, int IPT, class Value, class Storage>
+__device__ __forceinline__ void scatter_values(int valid, Value* d_values_dst,
+                                               const unsigned long long (&dst_index)[IPT], Storage& s) {
+  const Value* staged = reinterpret_cast<const Value*>(s.exchange);
+#pragma unroll
+  for (int j = 0; j < IPT; ++j) {
+    const int slot = j * Policy::block_threads + static_cast<int>(threadIdx.x);
+    if (slot < valid) d_values_dst[dst_index[j]] = staged[slot];
+  }
+}
+
+template <class Key, class Value>
+struct radix_pass_args {
+  sort_buffers<Key> keys;
+  sort_buffers<Value> values;
+  const radix_sort_control* d_control;
+  unsigned long long* d_look_back;
+  long long num_items;
+  long long num_tiles;
+  int pass;
+  int bit;
+  int digit_bits;
+};
+
+template <class Policy, bool Descending, class Key, class Value, class Storage>
+__device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_pass_args<Key, Value>& args,
+                                                const radix_pass_plan& plan, Storage& s) {
+  constexpr int ipt = Policy::items_per_thread;
+  const long long tile_first = tile_idx * Policy::tile_items;
+  const long long remaining = args.num_items - tile_first;
+  const int valid = remaining < Policy::tile_items ? static_cast<int>(remaining) : Policy::tile_items;
+
+  Key keys[ipt];
+  unsigned digits[ipt];
+  unsigned ranks[ipt];
+  load_striped(args.keys.source(plan.src) + tile_first, valid, keys);
+  extract_digits<Descending>(keys, valid, args.bit, args.digit_bits, digits);
+  rank_within_warp<Policy>(digits, ranks, s);
+  __syncthreads();  // every warp's counts are in
+  const unsigned tile_count = count_digit_across_warps<Policy>(s);
+  const unsigned tile_start = start_of_digit_in_tile<Policy>(tile_count, s);
+  find_digit_bases<Policy>(tile_idx, tile_count, tile_start, args.d_control->digit_counts[args.pass],
+                           args.d_look_back, s);
+  __syncthreads();  // digit starts, warp prefixes and bases are in
+  rank_within_tile(digits, ranks, s);
+  stage_in_digit_order<Policy>(keys, digits, ranks, s);
+  __syncthreads();
+  unsigned long long dst_index[ipt];
+  scatter_keys<Policy, Descending>(valid, args.bit, args.digit_bits, args.keys.destination(plan.dst), dst_index, s);
+  if constexpr (has_values_v<Value>) {
+    Value values[ipt];
+    load_striped(args.values.source(plan.src) + tile_first, valid, values);
+    __syncthreads();  // every staged key has been read
+    stage_in_digit_order<Policy>(values, digits, ranks, s);
+    __syncthreads();
+    scatter_values<Policy>(valid, args.values.destination(plan.dst), dst_index, s);
+  }
+}
+
+template <class Policy, bool Descending, class Key, class Value>
+__global__ void __launch_bounds__(Policy::block_threads) radix_pass_kernel(radix_pass_args<Key, Value> args) {
+  __shared__ radix_pass_storage<Policy, Key, Value> storage;
+  const radix_pass_plan plan = args.d_control->plan.pass[args.pass];
+  if (plan.src == buffer_none) return;  // one digit holds every key: nothing moves
+  const tile_counter counter(const_cast<unsigned long long*>(&args.d_control->tile_counters[args.pass]));
+  for (;;) {
+    if (threadIdx.x == 0) storage.tile_idx = counter.claim();
+    __syncthreads();  // the tile's barriers keep the next claim from overtaking this read
+    const long long tile_idx = storage.tile_idx;
+    if (tile_idx >= args.num_tiles) return;
+    radix_pass_tile<Policy, Descending>(tile_idx, args, plan, storage);
+  }
+}
+
+// ---- kernel 4: the result into out, when the plan left it elsewhere --------------------------
+template <class T>
+__device__ __forceinline__ void copy_grid_stride(const T* d_from, T* d_to, long long num_items) {
+  if (d_from == d_to) return;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < num_items; i += stride)
+    d_to[i] = d_from[i];
+}
+
+template <class Key, class Value>
+__global__ void radix_copy_result_kernel(sort_buffers<Key> keys, sort_buffers<Value> values, long long num_items,
+                                         const radix_sort_control* d_control) {
+  const int src = d_control->plan.copy_src;
+  if (src == buffer_none) return;
+  copy_grid_stride(keys.source(src), keys.out, num_items);
+  if constexpr (has_values_v<Value>) copy_grid_stride(values.source(src), values.out, num_items);
+}
+
+}  // namespace upsweep::detail

@@ -1,0 +1,55 @@
+// Tuning of radix sort: one policy per key and value size. Policies are data; the benchmark can
+// pass its own as a template argument.
+#pragma once
+
+#include <upsweep/scan/tile_state.cuh>
+#include <upsweep/util/arch.cuh>
+
+#include <cstddef>
+
+namespace upsweep {
+
+namespace detail {
+
+inline constexpr int radix_bits = 8;
+inline constexpr int radix_digits = 1 << radix_bits;
+
+}  // namespace detail
+
+template <int BlockThreads, int ItemsPerThread, int HistogramBlockThreads = 256,
+          int LookBackDelayNs = default_look_back_delay_ns>
+struct radix_sort_policy {
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int items_per_thread = ItemsPerThread;
+  static constexpr int tile_items = BlockThreads * ItemsPerThread;
+  static constexpr int histogram_block_threads = HistogramBlockThreads;
+  static constexpr int look_back_delay_ns = LookBackDelayNs;
+  static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
+  static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
+  // Thread d owns digit d while counting, scanning and looking back.
+  static_assert(BlockThreads >= detail::radix_digits, "one thread per digit");
+  static_assert(HistogramBlockThreads % detail::warp_threads == 0 && HistogramBlockThreads <= 1024,
+                "whole warps, at most 1024 threads");
+  static_assert(ItemsPerThread >= 1, "at least one item per thread");
+};
+
+namespace detail {
+
+inline constexpr std::size_t radix_exchange_bytes = 24 * 1024;
+
+// The tile goes through shared memory once for keys and once for values, in one buffer of
+// radix_exchange_bytes: wider elements get fewer per thread.
+template <class Key, class Value>
+constexpr int default_radix_items_per_thread() {
+  constexpr std::size_t widest = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
+  constexpr std::size_t fit = radix_exchange_bytes / (256 * widest);
+  return fit >= 16 ? 16 : static_cast<int>(fit);
+}
+
+}  // namespace detail
+
+// Untuned first draft: no benchmark row yet.
+template <class Key, class Value>
+using default_radix_sort_policy = radix_sort_policy<256, detail::default_radix_items_per_thread<Key, Value>()>;
+
+}  // namespace upsweep
