@@ -5,6 +5,8 @@
 
 #include "../scan/scan_test_support.cuh"
 
+#include <upsweep/compact/detail/select_tuning.cuh>
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -30,6 +32,12 @@ __host__ __device__ inline bool low_bit_of(const T& item) {
   unsigned char first;
   memcpy(&first, &item, 1);
   return (first & 1u) != 0;
+}
+
+// Items in one select tile of the default policy for T.
+template <class T>
+constexpr std::int64_t tile_of() {
+  return default_select_policy<T>::tile_items;
 }
 
 struct is_marked {

@@ -13,11 +13,6 @@ namespace upsweep::test {
 namespace {
 
 template <class T>
-constexpr std::int64_t tile_of() {
-  return default_select_policy<T>::tile_items;
-}
-
-template <class T>
 auto partition_marked() {
   return [](void* t, std::size_t& b, const T* in, T* out, std::int64_t* c, std::int64_t n, cudaStream_t s) {
     return upsweep::partition(t, b, in, out, c, n, is_marked{}, s);

@@ -15,11 +15,6 @@ namespace upsweep::test {
 namespace {
 
 template <class T>
-constexpr std::int64_t tile_of() {
-  return default_select_policy<T>::tile_items;
-}
-
-template <class T>
 std::vector<T> copy_marked(const std::vector<T>& in) {
   std::vector<T> out;
   std::copy_if(in.begin(), in.end(), std::back_inserter(out), is_marked{});

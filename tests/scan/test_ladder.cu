@@ -63,20 +63,31 @@ std::string size_name(std::int64_t n) { return "n" + std::to_string(n); }
 
 // Sizes over UPSWEEP_TEST_MAX_ITEMS (sanitizer runs) skip, except the largest, which runs once at the cap.
 template <std::size_t N>
-void skip_capped_duplicates(std::int64_t wanted, const std::int64_t (&sizes)[N]) {
-  if (upsweep::test::max_test_items(wanted) < wanted && wanted != *std::max_element(sizes, sizes + N))
-    GTEST_SKIP() << wanted << " items is over UPSWEEP_TEST_MAX_ITEMS";
+std::int64_t largest(const std::int64_t (&sizes)[N]) {
+  return *std::max_element(sizes, sizes + N);
 }
 
-class ladder_scan : public upsweep::test::gpu_param_test<std::tuple<scan_variant, std::int64_t>> {
+// One fixture shape for both families: parameters (variant, size), skipping capped repeats.
+// Sizes over UPSWEEP_TEST_MAX_ITEMS are skipped, except the largest, which runs at the cap.
+template <class Variant>
+class ladder_fixture : public upsweep::test::gpu_param_test<std::tuple<Variant, std::int64_t>> {
  protected:
+  using base = upsweep::test::gpu_param_test<std::tuple<Variant, std::int64_t>>;
+  virtual std::int64_t largest_size() const = 0;
   void SetUp() override {
-    upsweep::test::gpu_param_test<std::tuple<scan_variant, std::int64_t>>::SetUp();
-    if (IsSkipped()) return;
-    skip_capped_duplicates(std::get<1>(GetParam()), scan_sizes);
+    base::SetUp();
+    if (this->IsSkipped()) return;
+    const std::int64_t wanted = std::get<1>(this->GetParam());
+    if (upsweep::test::max_test_items(wanted) < wanted && wanted != largest_size())
+      GTEST_SKIP() << wanted << " items is over UPSWEEP_TEST_MAX_ITEMS";
   }
-  scan_variant variant() const { return std::get<0>(GetParam()); }
-  std::int64_t num_items() const { return upsweep::test::max_test_items(std::get<1>(GetParam())); }
+  Variant variant() const { return std::get<0>(this->GetParam()); }
+  std::int64_t num_items() const { return upsweep::test::max_test_items(std::get<1>(this->GetParam())); }
+};
+
+class ladder_scan : public ladder_fixture<scan_variant> {
+ protected:
+  std::int64_t largest_size() const override { return largest(scan_sizes); }
 
   // Scans d_in into a poisoned output (one guard item past the end), with temporary storage of
   // exactly the queried size; checks the guard and returns the output.
@@ -219,15 +230,9 @@ INSTANTIATE_TEST_SUITE_P(seed_ladder, ladder_scan,
 
 // ---- reductions ----------------------------------------------------------------------------------
 
-class ladder_reduce : public upsweep::test::gpu_param_test<std::tuple<reduce_variant, std::int64_t>> {
+class ladder_reduce : public ladder_fixture<reduce_variant> {
  protected:
-  void SetUp() override {
-    upsweep::test::gpu_param_test<std::tuple<reduce_variant, std::int64_t>>::SetUp();
-    if (IsSkipped()) return;
-    skip_capped_duplicates(std::get<1>(GetParam()), reduce_sizes);
-  }
-  reduce_variant variant() const { return std::get<0>(GetParam()); }
-  std::int64_t num_items() const { return upsweep::test::max_test_items(std::get<1>(GetParam())); }
+  std::int64_t largest_size() const override { return largest(reduce_sizes); }
 
   template <class T>
   void run_reduce(const device_buffer<T>& in, T& result) {
