@@ -120,19 +120,16 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("core/reduce_sum_i32/thrust", thrust_reduce_sum)->Apply([](auto* b) { decade_sizes(b); });
 
   using io = tile_io;
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 0>>("t256_i16_transpose_d0");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 100>>("t256_i16_transpose_d100");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350>>("t256_i16_transpose_d350");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 1000>>("t256_i16_transpose_d1000");
-  register_scan_tuning<scan_policy<256, 16, io::direct, 1, 350>>("t256_i16_direct_d350");
-  register_scan_tuning<scan_policy<256, 32, io::transpose, 1, 350>>("t256_i32_transpose_d350");
-  register_scan_tuning<scan_policy<128, 24, io::transpose, 1, 350>>("t128_i24_transpose_d350");
-  register_scan_tuning<scan_policy<512, 16, io::transpose, 1, 350>>("t512_i16_transpose_d350");
-  // Experiment for the next GPU run: cheaper, pipelined look-back steps.
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 0, true>>("t256_i16_transpose_d0_pipelined");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, true>>("t256_i16_transpose_d350_pipelined");
-  register_scan_tuning<scan_policy<128, 24, io::transpose, 1, 350, true>>("t128_i24_transpose_d350_pipelined");
-  // Small inputs: one big block against two passes.
+  // Block per tile (the first design) against persistent blocks prefetching their next tile.
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, false, false>>("t256_i16_block_per_tile");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, true, false>>("t256_i16_block_per_tile_pipelined");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, false, true>>("t256_i16_prefetch");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 0, false, true>>("t256_i16_prefetch_d0");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, true, true>>("t256_i16_prefetch_pipelined");
+  register_scan_tuning<scan_policy<128, 16, io::transpose, 1, 350, false, true>>("t128_i16_prefetch");
+  register_scan_tuning<scan_policy<128, 24, io::transpose, 1, 350, false, true>>("t128_i24_prefetch");
+  register_scan_tuning<scan_policy<128, 32, io::transpose, 1, 350, false, true>>("t128_i32_prefetch");
+  register_scan_tuning<scan_policy<384, 8, io::transpose, 1, 350, false, true>>("t384_i8_prefetch");
   benchmark::RegisterBenchmark("tune/reduce_sum_i32/t1024_i16_one_block_128k", upsweep_reduce_sum<reduce_policy<1024, 16, 2048, 8>>)
       ->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
   benchmark::RegisterBenchmark("tune/reduce_sum_i32/t512_i8_one_block_32k", upsweep_reduce_sum<reduce_policy<512, 8, 2048, 8>>)

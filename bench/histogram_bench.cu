@@ -122,6 +122,15 @@ void register_tuning(const std::string& name) {
       ->Apply(histogram_sizes);
 }
 
+// 8-bit samples: per-sample instructions and shared atomics are the limit, not the loads.
+template <class Policy>
+void register_byte_tuning(const std::string& name) {
+  const even_case<std::uint8_t> bytes{256, 0, 256, 0, 255};
+  benchmark::RegisterBenchmark(("tune/histogram_even_u8_256/" + name).c_str(),
+                               [bytes](benchmark::State& state) { upsweep_even<Policy>(state, bytes); })
+      ->Apply(byte_sizes);
+}
+
 const bool registered = [] {
   // 256 bins over [0, 10^9): bin width 3906250, not a power of two (the reciprocal path).
   register_pair<std::uint32_t, std::uint32_t>("even_u32_256", {256, 0, 1'000'000'000, 0, 999'999'999}, histogram_sizes);
@@ -143,6 +152,12 @@ const bool registered = [] {
   register_tuning<histogram_policy<256, 4, 8, histogram_aggregation::thread_runs>>("t256_v4_c8_runs");
   register_tuning<histogram_policy<512, 1, 16, histogram_aggregation::thread_runs>>("t512_v1_c16_runs");
   register_tuning<histogram_policy<256, 2, 2, histogram_aggregation::thread_runs>>("t256_v2_c2_runs");
+  register_byte_tuning<histogram_policy<256, 2, 8, histogram_aggregation::thread_runs>>("t256_v2_c8_runs");
+  register_byte_tuning<histogram_policy<256, 2, 8, histogram_aggregation::none>>("t256_v2_c8_none");
+  register_byte_tuning<histogram_policy<256, 4, 8, histogram_aggregation::none>>("t256_v4_c8_none");
+  register_byte_tuning<histogram_policy<512, 2, 16, histogram_aggregation::none>>("t512_v2_c16_none");
+  register_byte_tuning<histogram_policy<1024, 1, 32, histogram_aggregation::none>>("t1024_v1_c32_none");
+  register_byte_tuning<histogram_policy<256, 1, 8, histogram_aggregation::none>>("t256_v1_c8_none");
   return true;
 }();
 

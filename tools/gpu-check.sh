@@ -4,6 +4,10 @@
 # binary at reduced sizes (the four tools side by side), run the installed-package examples, run
 # a benchmark, and print a short summary last. Logs and JSON go to $OUT (or build/gpu-check).
 #   tools/gpu-check.sh [--bench SUITE] [--bench-filter REGEX] [--no-sanitizer] [--no-tests] [--reps N]
+#                      [--prebuilt DIR]
+# --prebuilt DIR: take the binaries tools/prebuild.sh built on another machine with the same nvcc
+# (device time goes to running, not compiling); only a CMake configure runs here, for ctest's
+# tool tests. The sanitizers run alongside the GPU tests: the GPU has room for both.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -14,6 +18,7 @@ bench_filter=""
 sanitize=1
 tests=1
 reps=5
+prebuilt=""
 while (($#)); do
   case "$1" in
     --bench) bench_suite=$2; shift 2 ;;
@@ -21,6 +26,8 @@ while (($#)); do
     --no-sanitizer) sanitize=0; shift ;;
     --no-tests) tests=0; shift ;;
     --reps) reps=$2; shift 2 ;;
+    --prebuilt) prebuilt=/tmp/upsweep-prebuilt; rm -rf "$prebuilt"; mkdir -p "$prebuilt"
+                tar -C "$prebuilt" -xzf "$2/bundle.tgz" || exit 1; shift 2 ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -41,16 +48,60 @@ if compgen -G ".debs/*.deb" >/dev/null; then
   export CMAKE_PREFIX_PATH=/tmp/upsweep-debs/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
 fi
 
-if ! { cmake --preset gpu ${UPSWEEP_CMAKE_ARGS:-} >"$out/configure.log" 2>&1 &&
-       cmake --build --preset gpu -j "$(nproc)" >"$out/build.log" 2>&1; }; then
+bin=build/gpu
+if [ -n "$prebuilt" ]; then
+  if ! cmake --preset gpu ${UPSWEEP_CMAKE_ARGS:-} >"$out/configure.log" 2>&1; then
+    tail -40 "$out/configure.log"; note "configure: FAILED"; printf '%s\n' "${summary[@]}"; exit 1
+  fi
+  mkdir -p "$bin/tests" "$bin/bench" "$bin/package-consumer/consumer_cxx" "$bin/package-consumer/consumer_cuda"
+  cp "$prebuilt"/upsweep_gpu_tests "$prebuilt"/upsweep_host_tests "$bin/tests/"
+  cp "$prebuilt"/upsweep-bench "$bin/bench/"
+  cp "$prebuilt"/consumers/prefix_sum "$bin/package-consumer/consumer_cxx/"
+  cp "$prebuilt"/consumers/running_max "$bin/package-consumer/consumer_cuda/"
+  for app in "$prebuilt"/apps/*; do
+    [ -f "$app" ] && mkdir -p "$bin/apps/${app##*/}" && cp "$app" "$bin/apps/${app##*/}/"
+  done
+  export LD_LIBRARY_PATH="$prebuilt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  note "build: prebuilt binaries from commit $(tr '\n' ' ' <"$prebuilt/commit")(tools/prebuild.sh, same nvcc)"
+elif ! { cmake --preset gpu ${UPSWEEP_CMAKE_ARGS:-} >"$out/configure.log" 2>&1 &&
+         cmake --build --preset gpu -j "$(nproc)" >"$out/build.log" 2>&1; }; then
   tail -40 "$out/configure.log" "$out/build.log"
   note "build: FAILED (see build.log)"
   printf '%s\n' "${summary[@]}"
   exit 1
+else
+  note "build: ok in $(( $(date +%s) - started )) s"
 fi
-note "build: ok in $(( $(date +%s) - started )) s"
-bin=build/gpu
 status=0
+
+# compute-sanitizer on the GPU test binary at reduced sizes, the four tools side by side and
+# alongside the full-size GPU tests below.
+sanitizer_tools=(memcheck racecheck synccheck initcheck)
+sanitizer_pids=()
+sanitizer_t0=$(date +%s)
+if ((sanitize)); then
+  # Racecheck is the slowest by far: it runs as three gtest shards, each tool's log is their sum.
+  for tool in "${sanitizer_tools[@]}"; do
+    extra=()
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    shards=1
+    [ "$tool" = racecheck ] && shards=3
+    (
+      pids=()
+      for ((k = 0; k < shards; k++)); do
+        GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k UPSWEEP_TEST_MAX_ITEMS=${UPSWEEP_SANITIZER_MAX_ITEMS:-300000} \
+          timeout "${UPSWEEP_SANITIZER_TIMEOUT:-360}" compute-sanitizer --tool "$tool" --error-exitcode 1 "${extra[@]}" \
+          "$bin/tests/upsweep_gpu_tests" --gtest_filter='-*Large*:*Huge*' --gtest_brief=1 >"$out/sanitize-$tool.$k.log" 2>&1 &
+        pids+=($!)
+      done
+      rc=0
+      for p in "${pids[@]}"; do wait "$p" || rc=$?; done
+      cat "$out"/sanitize-"$tool".*.log >"$out/sanitize-$tool.log"; rm -f "$out"/sanitize-"$tool".*.log
+      exit $rc
+    ) &
+    sanitizer_pids+=($!)
+  done
+fi
 
 if ((tests)); then
   "$bin/tests/upsweep_host_tests" --gtest_brief=1 >"$out/host-tests.log" 2>&1
@@ -62,8 +113,12 @@ if ((tests)); then
   grep -E "^\[  FAILED  \]" "$out/gpu-tests.log" | sort -u | head -30; ((rc == 124)) && tail -5 "$out/gpu-tests.log"
   note "gpu tests: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/gpu-tests.log" | tr '\n' ' ') (rc $rc, $(( $(date +%s) - t0 )) s)"
   ((rc)) && status=1
-  ctest --test-dir "$bin" -R package_consumer --output-on-failure >"$out/package.log" 2>&1
-  rc=$?; ((rc)) && status=1
+  if [ -n "$prebuilt" ]; then
+    rc="prebuilt"; : >"$out/package.log"  # built and installed by tools/prebuild.sh
+  else
+    ctest --test-dir "$bin" -R package_consumer --output-on-failure >"$out/package.log" 2>&1
+    rc=$?; ((rc)) && status=1
+  fi
   runs=""
   for ex in consumer_cxx/prefix_sum consumer_cuda/running_max; do
     "$bin/package-consumer/$ex" >>"$out/package.log" 2>&1
@@ -72,27 +127,22 @@ if ((tests)); then
   done
   note "package consumers: build rc $rc, runs:$runs"
   [[ "$runs" == *rc[1-9]* ]] && status=1
+  # The tools end to end (their ctest entries; those needing a GPU carry the gpu label).
+  ctest --test-dir "$bin" -R '^upsweep-' --output-on-failure >"$out/apps.log" 2>&1
+  rc=$?; ((rc)) && { status=1; grep -E "Failed|\*\*\*" "$out/apps.log" | head -20; }
+  note "tools: $(grep -E 'tests passed|tests failed' "$out/apps.log" | tail -1) (rc $rc)"
 fi
 
 if ((sanitize)); then
-  t0=$(date +%s)
-  filter='-*Large*'
-  pids=()
-  for tool in memcheck racecheck synccheck initcheck; do
-    extra=()
-    [ "$tool" = memcheck ] && extra=(--leak-check full)
-    UPSWEEP_TEST_MAX_ITEMS=${UPSWEEP_SANITIZER_MAX_ITEMS:-300000} timeout "${UPSWEEP_SANITIZER_TIMEOUT:-360}" compute-sanitizer --tool "$tool" --error-exitcode 1 "${extra[@]}" \
-      "$bin/tests/upsweep_gpu_tests" --gtest_filter="$filter" --gtest_brief=1 >"$out/sanitize-$tool.log" 2>&1 &
-    pids+=($!)
-  done
   i=0
-  for tool in memcheck racecheck synccheck initcheck; do
-    wait "${pids[$i]}"; rc=$?; i=$((i + 1))
-    errors=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$out/sanitize-$tool.log" | tail -1)
-    note "sanitizer $tool: rc $rc, ${errors:-no summary line}"
+  for tool in "${sanitizer_tools[@]}"; do
+    wait "${sanitizer_pids[$i]}"; rc=$?; i=$((i + 1))
+    errors=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$out/sanitize-$tool.log" | sed 's/=* *//' | tr '\n' ' ')
+    tests_line=$(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ tests?' "$out/sanitize-$tool.log" | tr '\n' ' ')
+    note "sanitizer $tool: rc $rc, ${errors:-no summary line}, ${tests_line:-no gtest summary}"
     ((rc)) && { status=1; grep -E -m 12 'Invalid|Race|Barrier|Uninitialized|hazard|FAILED' "$out/sanitize-$tool.log"; }
   done
-  note "sanitizers took $(( $(date +%s) - t0 )) s"
+  note "sanitizers took $(( $(date +%s) - sanitizer_t0 )) s"
 fi
 
 if [ "$bench_suite" != none ]; then

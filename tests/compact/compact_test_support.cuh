@@ -166,6 +166,9 @@ cub_comparison compare_with_cub(std::int64_t n, std::uint64_t seed, Ours ours, T
   device_buffer<int> in(n), d_ours(n), d_theirs(n);
   device_buffer<std::int64_t> counts(2);
   check(fill_random(in.data(), n, seed, -1'000'000, 1'000'000), "fill_random");
+  // Poisoned: only the selected prefix is written, and the whole buffers are downloaded.
+  check(cudaMemset(d_ours.data(), poison_byte, n * sizeof(int)), "cudaMemset");
+  check(cudaMemset(d_theirs.data(), poison_byte, n * sizeof(int)), "cudaMemset");
   const int* d_in = in.data();
   ours(d_in, d_ours.data(), counts.data());
   std::size_t bytes = 0;

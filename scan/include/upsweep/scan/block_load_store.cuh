@@ -55,6 +55,28 @@ struct alignas(16) vector16 {
   unsigned words[4];
 };
 
+// Unpacks 16-byte vectors of In into items converted to T.
+template <class In, int Vectors, class T, int IPT>
+__device__ __forceinline__ void vectors_to_items(const vector16 (&v)[Vectors], T (&items)[IPT]) {
+  static_assert(Vectors * items_per_vector<In> == IPT, "the vectors hold exactly the items");
+  In loaded[IPT];
+  memcpy(loaded, v, sizeof(loaded));
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) items[i] = static_cast<T>(loaded[i]);
+}
+
+// Second half of a transposed load: a warp's swizzled buffer, filled warp-striped, to blocked
+// registers. Ends with __syncwarp, so the buffer may be reused right after.
+template <class In, class T, int IPT>
+__device__ __forceinline__ void read_blocked_vectors(const vector16* buffer, T (&items)[IPT]) {
+  constexpr int vectors = IPT / items_per_vector<In>;
+  vector16 v[vectors];
+#pragma unroll
+  for (int k = 0; k < vectors; ++k) v[k] = buffer[swizzled_chunk(static_cast<int>(lane_id()) * vectors + k)];
+  __syncwarp();
+  vectors_to_items<In>(v, items);
+}
+
 }  // namespace detail
 
 // Shared storage for moving tiles of T through the transpose path.
@@ -94,17 +116,10 @@ __device__ __forceinline__ void load_tile(InputIt tile_begin, long long valid, T
           buffer[detail::swizzled_chunk(chunk)] = v[k];
         }
         __syncwarp();
-#pragma unroll
-        for (int k = 0; k < vectors; ++k) {
-          const int chunk = lane * vectors + k;
-          v[k] = buffer[detail::swizzled_chunk(chunk)];
-        }
-        __syncwarp();  // the buffer may be reused for the store right after
+        detail::read_blocked_vectors<in_t>(buffer, items);
+        return;
       }
-      in_t loaded[IPT];
-      memcpy(loaded, v, sizeof(loaded));
-#pragma unroll
-      for (int i = 0; i < IPT; ++i) items[i] = static_cast<T>(loaded[i]);
+      detail::vectors_to_items<in_t>(v, items);
       return;
     }
   }

@@ -35,14 +35,17 @@ struct stencil_flags {
   FlagIt d_flags;
 };
 
-// The stencil's element type; predicates need no buffer, bool keeps their union member smallest.
-template <class Source>
+// The stencil's element type and its exchange buffer; predicates load no flags, so no buffer.
+struct no_flag_buffer {};
+template <class Source, int BlockThreads, int IPT>
 struct flag_value {
   using type = bool;
+  using buffer = no_flag_buffer;
 };
-template <class FlagIt>
-struct flag_value<stencil_flags<FlagIt>> {
+template <class FlagIt, int BlockThreads, int IPT>
+struct flag_value<stencil_flags<FlagIt>, BlockThreads, IPT> {
   using type = typename cuda::std::iterator_traits<FlagIt>::value_type;
+  using buffer = tile_exchange_storage<type, BlockThreads, IPT>;
 };
 
 template <class Pred>
@@ -54,12 +57,14 @@ struct negated {
   }
 };
 
-template <class Policy, class T, class Flag>
+template <class Policy, class T, class FlagBuffer>
 struct select_tile_storage {
-  // Both loads are warp-private and end with a __syncwarp, so they can share one buffer.
-  union {
+  // Two buffers, not a union: each load is warp-private, but a warp's slice of the item buffer
+  // and of the flag buffer sit at different offsets when the sizes differ, so a warp loading
+  // flags could overwrite another warp's items still in flight. Predicates use a bool buffer.
+  struct {
     tile_exchange_storage<T, Policy::block_threads, Policy::items_per_thread> items;
-    tile_exchange_storage<Flag, Policy::block_threads, Policy::items_per_thread> flags;
+    FlagBuffer flags;
   } exchange;
   typename block_scan<count_t, Policy::block_threads>::storage scan;
   long long tile_idx;
@@ -82,7 +87,7 @@ __device__ __forceinline__ void flag_items(predicate_flags<Pred>& source, long l
 template <class Policy, class FlagIt, class T, int IPT, class Storage>
 __device__ __forceinline__ void flag_items(stencil_flags<FlagIt>& source, long long tile_first, long long valid,
                                            const T (&)[IPT], bool (&keep)[IPT], Storage& s) {
-  typename flag_value<stencil_flags<FlagIt>>::type flags[IPT];
+  typename flag_value<stencil_flags<FlagIt>, Policy::block_threads, IPT>::type flags[IPT];
   load_tile<Policy::io, Policy::block_threads, IPT>(source.d_flags + tile_first, valid, flags, s.exchange.flags);
 #pragma unroll
   for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && static_cast<bool>(flags[i]);
@@ -166,7 +171,9 @@ __global__ void __launch_bounds__(Policy::block_threads)
     select_kernel(InputIt d_in, OutputIt d_out, count_t* d_num_selected, long long num_items, long long num_tiles,
                   Source source, State state) {
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
-  __shared__ select_tile_storage<Policy, in_t, typename flag_value<Source>::type> storage;
+  __shared__ select_tile_storage<Policy, in_t,
+                                 typename flag_value<Source, Policy::block_threads, Policy::items_per_thread>::buffer>
+      storage;
   for (;;) {
     if (threadIdx.x == 0) storage.tile_idx = state.claim_tile();
     __syncthreads();  // the block scan's barriers keep the next claim from overtaking this read

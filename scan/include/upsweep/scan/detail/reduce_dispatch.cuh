@@ -8,11 +8,10 @@
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/maybe.cuh>
+#include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
 #include <cuda_runtime_api.h>
-
-#include <atomic>
 
 #include <cstddef>
 #include <cstdint>
@@ -24,31 +23,11 @@ constexpr std::size_t reduce_partials_bytes(std::int64_t num_items) {
   return num_items <= Policy::single_block_max_items ? 0 : Policy::max_blocks * sizeof(Acc);
 }
 
-inline constexpr int max_cached_devices = 64;
-
-// Blocks that fill device `device` with `kernel`, asked once per device and kernel: the
-// occupancy query costs host time that a 10-microsecond call would otherwise pay every time.
-template <class Policy, class Kernel>
-cudaError_t resident_blocks(Kernel kernel, int device, int& blocks) {
-  static std::atomic<int> cached[max_cached_devices] = {};  // 0: not asked yet
-  if (device < max_cached_devices) {
-    blocks = cached[device].load(std::memory_order_relaxed);
-    if (blocks > 0) return cudaSuccess;
-  }
-  int sms = 0, per_sm = 0;
-  UPSWEEP_CUDA_RETURN(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  UPSWEEP_CUDA_RETURN(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Policy::block_threads, 0));
-  blocks = sms * (per_sm > 0 ? per_sm : 1);
-  if (device < max_cached_devices) cached[device].store(blocks, std::memory_order_relaxed);
-  return cudaSuccess;
-}
-
 // Blocks for the first pass: enough to fill the GPU, never more than partials or tiles.
-template <class Policy, class Kernel>
-cudaError_t reduce_grid(Kernel kernel, std::int64_t num_tiles, int& grid) {
-  int device = 0, resident = 0;
-  UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
-  UPSWEEP_CUDA_RETURN(resident_blocks<Policy>(kernel, device, resident));
+template <class Policy, auto Kernel>
+cudaError_t reduce_grid(std::int64_t num_tiles, int& grid) {
+  int resident = 0;
+  UPSWEEP_CUDA_RETURN((resident_blocks<Kernel, Policy::block_threads>(resident)));
   std::int64_t blocks = resident;
   if (blocks > Policy::max_blocks) blocks = Policy::max_blocks;
   if (blocks > num_tiles) blocks = num_tiles;
@@ -71,9 +50,9 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
     return cudaGetLastError();
   }
   auto* d_partials = static_cast<Acc*>(allocations[0]);
-  const auto first_pass = reduce_kernel<Policy, InputIt, Acc*, Acc, Op>;
+  constexpr auto first_pass = reduce_kernel<Policy, InputIt, Acc*, Acc, Op>;
   int grid = 0;
-  UPSWEEP_CUDA_RETURN(reduce_grid<Policy>(first_pass, ceil_div<std::int64_t>(num_items, Policy::tile_items), grid));
+  UPSWEEP_CUDA_RETURN((reduce_grid<Policy, first_pass>(ceil_div<std::int64_t>(num_items, Policy::tile_items), grid)));
   first_pass<<<grid, Policy::block_threads, 0, stream>>>(d_in, num_items, d_partials, op, maybe<Acc>{init, false});
   UPSWEEP_CUDA_RETURN(cudaGetLastError());
   reduce_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(static_cast<const Acc*>(d_partials),

@@ -8,6 +8,7 @@
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/maybe.cuh>
+#include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
 #include <cuda/std/iterator>
@@ -28,6 +29,28 @@ using scan_accumulator_t = cuda::std::conditional_t<
     cuda::std::is_void_v<typename cuda::std::iterator_traits<OutputIt>::value_type>,
     typename cuda::std::iterator_traits<InputIt>::value_type,
     typename cuda::std::iterator_traits<OutputIt>::value_type>;
+
+template <class InputIt>
+using input_value_t = typename cuda::std::iterator_traits<InputIt>::value_type;
+
+// Whether the prefetching kernel applies: asked by the policy, a plain pointer, whole 16-byte
+// vectors per thread, and an accumulator the size of the input (the store reuses the buffer).
+template <class Policy, class InputIt, class Acc>
+constexpr bool prefetches() {
+  if constexpr (Policy::prefetch_next_tile && cuda::std::is_pointer_v<InputIt>)
+    return prefetchable_v<input_value_t<InputIt>, Policy::items_per_thread> &&
+           sizeof(input_value_t<InputIt>) == sizeof(Acc);
+  return false;
+}
+
+template <class T>
+bool is_aligned_16(const T* ptr) {
+  return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0;
+}
+template <class It>
+bool is_aligned_16(const It&) {
+  return false;
+}
 
 template <class Policy>
 constexpr bool runs_in_one_block(std::int64_t num_items) {
@@ -56,9 +79,20 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
   }
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
   UPSWEEP_CUDA_RETURN(tile_state<Acc>::initialize(allocations[0], num_tiles, stream));
+  const auto state = make_tile_state<Acc>(allocations[0], num_tiles);
+  if constexpr (prefetches<Policy, InputIt, Acc>()) {
+    if (is_aligned_16(d_in)) {
+      constexpr auto kernel = device_scan_prefetch_kernel<Policy, Exclusive, input_value_t<InputIt>, OutputIt, Acc, Op,
+                                                          tile_state<Acc>>;
+      int resident = 0;
+      UPSWEEP_CUDA_RETURN((resident_blocks<kernel, Policy::block_threads>(resident)));
+      const auto grid = static_cast<unsigned>(num_tiles < resident ? num_tiles : resident);
+      kernel<<<grid, Policy::block_threads, 0, stream>>>(d_in, d_out, num_items, num_tiles, state, op, seed);
+      return cudaGetLastError();
+    }
+  }
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
-  const auto state = make_tile_state<Acc>(allocations[0], num_tiles);
   device_scan_kernel<Policy, Exclusive><<<grid, Policy::block_threads, 0, stream>>>(d_in, d_out, num_items, num_tiles,
                                                                                    state, op, seed);
   return cudaGetLastError();

@@ -9,7 +9,8 @@
 namespace upsweep {
 
 template <int BlockThreads, int ItemsPerThread, tile_io Io = tile_io::transpose, long long SingleBlockMaxTiles = 1,
-          int LookBackDelayNs = default_look_back_delay_ns, bool PipelinedLookBack = false>
+          int LookBackDelayNs = default_look_back_delay_ns, bool PipelinedLookBack = false,
+          bool PrefetchNextTile = true>
 struct scan_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -21,6 +22,9 @@ struct scan_policy {
   static constexpr int look_back_delay_ns = LookBackDelayNs;
   // look_back_pipelined instead of look_back (an experiment until measured: see scan_tuning).
   static constexpr bool pipelined_look_back = PipelinedLookBack;
+  // Persistent blocks copy their next tile into shared memory while scanning the current one
+  // (device_scan_prefetch_kernel), where the input allows: see detail::prefetches.
+  static constexpr bool prefetch_next_tile = PrefetchNextTile;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   static_assert(ItemsPerThread >= 1, "at least one item per thread");
