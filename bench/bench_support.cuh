@@ -72,13 +72,18 @@ void fill_input(T* d, std::int64_t n, T lo, T hi) {
 }
 
 // Times `work(stream)` per iteration with CUDA events, after flushing L2; reports GB/s of
-// `bytes_per_run` (1000-based) and items/s of `items`.
-template <class Work>
-void time_on_gpu(benchmark::State& state, std::int64_t items, double bytes_per_run, Work&& work) {
+// `bytes_per_run` (1000-based) and items/s of `items`. `prepare(stream)` runs before the flush and
+// the start event of every iteration (and before the warm-up), so it is never timed: the sort
+// suite uses it to restore unsorted input for implementations that sort in place.
+template <class Prepare, class Work>
+void time_on_gpu_prepared(benchmark::State& state, std::int64_t items, double bytes_per_run, Prepare&& prepare,
+                          Work&& work) {
   auto& ctx = bench_context::get();
+  prepare(ctx.stream);
   work(ctx.stream);  // warm-up: module load, first-touch
   BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
   for (auto _ : state) {
+    prepare(ctx.stream);
     BENCH_CUDA(cudaMemsetAsync(ctx.flush_buffer, 0, ctx.flush_bytes, ctx.stream));
     BENCH_CUDA(cudaEventRecord(ctx.start, ctx.stream));
     work(ctx.stream);
@@ -91,6 +96,36 @@ void time_on_gpu(benchmark::State& state, std::int64_t items, double bytes_per_r
   state.counters["GB/s"] = benchmark::Counter(bytes_per_run * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["items"] = static_cast<double>(items);
   state.SetItemsProcessed(state.iterations() * items);
+}
+
+template <class Work>
+void time_on_gpu(benchmark::State& state, std::int64_t items, double bytes_per_run, Work&& work) {
+  time_on_gpu_prepared(state, items, bytes_per_run, [](cudaStream_t) {}, work);
+}
+
+// Skips the row (Google Benchmark's "error" status; report.py lists it apart) when `bytes` of
+// device memory, plus a margin for the libraries' own temporaries, are not free.
+inline bool skip_unless_memory_fits(benchmark::State& state, double bytes) {
+  std::size_t free = 0, total = 0;
+  BENCH_CUDA(cudaMemGetInfo(&free, &total));
+  constexpr double margin = 1.0e9;
+  if (bytes + margin <= static_cast<double>(free)) return false;
+  state.SkipWithError(("needs " + std::to_string(static_cast<long long>(bytes / 1e6)) + " MB of device memory, " +
+                       std::to_string(free / 1000000) + " MB free")
+                          .c_str());
+  return true;
+}
+
+// Runs one row's body; a failed CUDA call (or a wrong result) marks only this row as an error
+// ("error_occurred" in the JSON, listed by report.py) instead of ending the whole run. A sticky
+// error (an illegal address) still fails every later row, each with its message.
+template <class Body>
+void guarded(benchmark::State& state, Body&& body) {
+  try {
+    body();
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
 }
 
 // 10^2, 10^3, ..., 10^max_exp (capped by UPSWEEP_BENCH_MAX_EXP for quick runs).

@@ -1,5 +1,7 @@
 // upsweep-bench: Google Benchmark main with the GPU in the context block, and --suite NAME as a
-// shorthand for --benchmark_filter=^NAME/ (suites: core, tune, seeds, histogram; all runs everything).
+// shorthand for --benchmark_filter=^NAME/ (suites: core, sort, compact, histogram, tune, seeds;
+// all runs everything). --benchmark_list_tests needs no GPU; running without one exits with 1
+// and says why.
 #include "bench_support.cuh"
 
 #include <benchmark/benchmark.h>
@@ -42,6 +44,14 @@ std::vector<std::string> translate_suite(int argc, char** argv) {
   return args;
 }
 
+// Listing touches no CUDA: rows are registered without it and allocate only when they run.
+bool only_listing(const std::vector<std::string>& args) {
+  for (const auto& arg : args)
+    if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true" || arg == "--benchmark_list_tests=1")
+      return true;
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -51,11 +61,13 @@ int main(int argc, char** argv) {
   int raw_argc = static_cast<int>(raw.size());
   benchmark::Initialize(&raw_argc, raw.data());
   if (benchmark::ReportUnrecognizedArguments(raw_argc, raw.data())) return 1;
-  try {
-    add_gpu_context();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "upsweep-bench: %s\n", e.what());
-    return 1;
+  if (!only_listing(args)) {
+    try {
+      add_gpu_context();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "upsweep-bench: no usable CUDA device, nothing measured: %s\n", e.what());
+      return 1;
+    }
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -1,0 +1,267 @@
+// Suite `sort`: LSD radix sort by Upsweep (core layer, caller temporary storage), CUB
+// (cub::DeviceRadixSort with 32-bit and with 64-bit item counts, rows cub32 and cub64: report.py
+// takes the faster as the reference) and Thrust (thrust::sort / sort_by_key, par_nosync), n = 2^16
+// .. 2^30: keys u32, f32, u64, pairs u32/u32 and u64/u32, u32 at reduced bit entropy and u32 with
+// only the 8 low bits random. Counters: keys/s, and GB/s of one read and one write of every key
+// and value (the algorithmic bytes, as CUB's benchmarks count them). Every row checks its last
+// output after the timing (keys in order, same pairs as the input); a wrong one is an error.
+#include "bench_support.cuh"
+
+#include <upsweep/sort/device_radix_sort.cuh>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/sort.h>
+#include <thrust/transform_reduce.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace upsweep::bench {
+namespace {
+
+struct no_values {};  // the Value of keys-only rows
+template <class Value>
+inline constexpr bool has_values_v = !std::is_same_v<Value, no_values>;
+
+enum class key_pattern {
+  uniform,     // every bit random (non-zero keys)
+  and_3,       // AND of 3 random words: each bit is 1 with probability 1/8, bit entropy 0.544
+  and_5,       // AND of 5 random words: probability 1/32, bit entropy 0.201 (zeros are common here)
+  low_8_bits,  // a constant high part and 8 random low bits: 3 of 4 digit passes are trivial
+};
+
+enum class sorter { upsweep, cub32, cub64, thrust };
+
+constexpr std::uint32_t low_8_bits_high_part = 0x9e377900u;
+
+__global__ void fill_pattern_kernel(std::uint32_t* out, std::int64_t n, std::uint64_t seed, key_pattern pattern) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const auto index = static_cast<std::uint64_t>(i);
+    std::uint32_t key = 0;
+    if (pattern == key_pattern::low_8_bits) {
+      key = low_8_bits_high_part | test::random_value<std::uint32_t>(seed, index, 0, 0xffu);
+    } else {
+      const int words = pattern == key_pattern::and_3 ? 3 : 5;
+      key = ~0u;
+      for (int w = 0; w < words; ++w)
+        key &= test::random_value<std::uint32_t>(seed + 0x632be59bd9b4e019ull * (w + 1), index, 0, ~0u);
+    }
+    out[i] = key;
+  }
+}
+
+template <class Key>
+void fill_keys(Key* d, std::int64_t n, key_pattern pattern) {
+  if constexpr (std::is_floating_point_v<Key>) {
+    fill_input<Key>(d, n, Key(-1.0e6), Key(1.0e6));  // both signs, so the sign twiddle is exercised
+  } else if constexpr (std::is_same_v<Key, std::uint32_t>) {
+    if (pattern == key_pattern::uniform) {
+      fill_input<Key>(d, n, 1u, ~0u);
+      return;
+    }
+    auto& ctx = bench_context::get();
+    fill_pattern_kernel<<<1024, 256, 0, ctx.stream>>>(d, n, ++ctx.seed, pattern);
+    BENCH_CUDA(cudaGetLastError());
+    BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
+  } else {
+    if (pattern != key_pattern::uniform) throw std::invalid_argument("patterned keys are u32 only");
+    fill_input<Key>(d, n, Key{1}, std::numeric_limits<Key>::max());
+  }
+}
+
+// Every timed iteration must sort unsorted data. Upsweep and CUB sort out of place and leave
+// their input untouched, but Thrust sorts in place, so its second iteration would otherwise sort
+// sorted keys. So every implementation sorts `keys_in` (and `values_in`), which `prepare` refills
+// from the pristine random arrays before each iteration; time_on_gpu_prepared runs that copy
+// before the L2 flush and the start event, so it is neither timed nor left warm in L2.
+template <class Key, class Value>
+struct sort_arrays {
+  static constexpr std::int64_t values_count(std::int64_t n) { return has_values_v<Value> ? n : 0; }
+  std::int64_t n;
+  device_array<Key> pristine_keys, keys_in, keys_out;
+  device_array<Value> pristine_values, values_in, values_out;
+  sort_arrays(std::int64_t count, bool needs_out, key_pattern pattern)
+      : n(count),
+        pristine_keys(count),
+        keys_in(count),
+        keys_out(needs_out ? count : 0),
+        pristine_values(values_count(count)),
+        values_in(values_count(count)),
+        values_out(needs_out ? values_count(count) : 0) {
+    fill_keys(pristine_keys.ptr, n, pattern);
+    if constexpr (has_values_v<Value>)
+      fill_input<Value>(pristine_values.ptr, n, Value{1}, std::numeric_limits<Value>::max());
+  }
+  void restore_input(cudaStream_t s) const {
+    BENCH_CUDA(cudaMemcpyAsync(keys_in.ptr, pristine_keys.ptr, n * sizeof(Key), cudaMemcpyDeviceToDevice, s));
+    if constexpr (has_values_v<Value>)
+      BENCH_CUDA(cudaMemcpyAsync(values_in.ptr, pristine_values.ptr, n * sizeof(Value), cudaMemcpyDeviceToDevice, s));
+  }
+};
+
+template <class Key, class Value>
+constexpr double bytes_per_item() {
+  return static_cast<double>(sizeof(Key)) + (has_values_v<Value> ? sizeof(Value) : 0);
+}
+
+// Upsweep's core layer: temporary storage sized and allocated once, outside the timing.
+template <class Key, class Value>
+void upsweep_sort(benchmark::State& state, sort_arrays<Key, Value>& a) {
+  const std::int64_t n = a.n;
+  const Key* keys_in = a.keys_in.ptr;
+  const Value* values_in = a.values_in.ptr;
+  std::size_t bytes = 0;
+  auto run = [&](void* temp, cudaStream_t s) {
+    if constexpr (has_values_v<Value>)
+      return upsweep::sort_pairs(temp, bytes, keys_in, a.keys_out.ptr, values_in, a.values_out.ptr, n, 0,
+                                 upsweep::key_bits_v<Key>, s);
+    else
+      return upsweep::sort_keys(temp, bytes, keys_in, a.keys_out.ptr, n, 0, upsweep::key_bits_v<Key>, s);
+  };
+  BENCH_CUDA(run(nullptr, 0));
+  device_array<char> temp(static_cast<std::int64_t>(bytes));
+  time_on_gpu_prepared(
+      state, n, 2.0 * n * bytes_per_item<Key, Value>(), [&](cudaStream_t s) { a.restore_input(s); },
+      [&](cudaStream_t s) { BENCH_CUDA(run(temp.ptr, s)); });
+}
+
+// CUB two-phase, temporary storage allocated once outside the timing. Offset is the type of the
+// item count, which selects CUB's 32- or 64-bit offset configuration.
+template <class Offset, class Key, class Value>
+void cub_sort(benchmark::State& state, sort_arrays<Key, Value>& a) {
+  const std::int64_t n = a.n;
+  const Offset count = static_cast<Offset>(n);
+  constexpr int end_bit = static_cast<int>(sizeof(Key) * 8);
+  const Key* keys_in = a.keys_in.ptr;
+  const Value* values_in = a.values_in.ptr;
+  std::size_t bytes = 0;
+  auto run = [&](void* temp, cudaStream_t s) {
+    if constexpr (has_values_v<Value>)
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, a.keys_out.ptr, values_in, a.values_out.ptr, count,
+                                             0, end_bit, s);
+    else
+      return cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, a.keys_out.ptr, count, 0, end_bit, s);
+  };
+  BENCH_CUDA(run(nullptr, 0));
+  device_array<char> temp(static_cast<std::int64_t>(bytes));
+  time_on_gpu_prepared(
+      state, n, 2.0 * n * bytes_per_item<Key, Value>(), [&](cudaStream_t s) { a.restore_input(s); },
+      [&](cudaStream_t s) { BENCH_CUDA(run(temp.ptr, s)); });
+}
+
+// Thrust sorts in place and allocates its temporary storage inside the call, so inside the timed
+// region: with par_nosync that is a stream-ordered cudaMallocAsync/cudaFreeAsync pair per call
+// (CCCL 3.0), whose cost the row includes. Thrust has no caller-storage form to avoid it.
+template <class Key, class Value>
+void thrust_sort(benchmark::State& state, sort_arrays<Key, Value>& a) {
+  const std::int64_t n = a.n;
+  time_on_gpu_prepared(
+      state, n, 2.0 * n * bytes_per_item<Key, Value>(), [&](cudaStream_t s) { a.restore_input(s); },
+      [&](cudaStream_t s) {
+        if constexpr (has_values_v<Value>)
+          thrust::sort_by_key(thrust::cuda::par_nosync.on(s), a.keys_in.ptr, a.keys_in.ptr + n, a.values_in.ptr);
+        else
+          thrust::sort(thrust::cuda::par_nosync.on(s), a.keys_in.ptr, a.keys_in.ptr + n);
+        BENCH_CUDA(cudaGetLastError());
+      });
+}
+
+// Order-free fingerprint of the (key, value) pairs: equal sums for a permutation of the input.
+template <class Key, class Value>
+struct pair_fingerprint {
+  const Key* keys;
+  const Value* values;
+  __device__ std::uint64_t operator()(std::int64_t i) const {
+    std::uint64_t key = 0, value = 0;
+    std::memcpy(&key, keys + i, sizeof(Key));
+    if constexpr (has_values_v<Value>) std::memcpy(&value, values + i, sizeof(Value));
+    return test::mix64(key ^ test::mix64(value));
+  }
+};
+
+template <class Key, class Value>
+std::uint64_t fingerprint(const Key* keys, const Value* values, std::int64_t n, cudaStream_t s) {
+  return thrust::transform_reduce(thrust::cuda::par.on(s), thrust::counting_iterator<std::int64_t>(0),
+                                  thrust::counting_iterator<std::int64_t>(n), pair_fingerprint<Key, Value>{keys, values},
+                                  std::uint64_t{0}, thrust::plus<std::uint64_t>());
+}
+
+// After the timing (the last iteration's output): keys in order, and the same pairs as the input.
+// Not a stability check; the tests do that. A wrong row is reported as an error, not as a time.
+template <class Key, class Value>
+void check_sorted(const sort_arrays<Key, Value>& a, const Key* keys, const Value* values) {
+  const cudaStream_t s = bench_context::get().stream;
+  if (!thrust::is_sorted(thrust::cuda::par.on(s), keys, keys + a.n))
+    throw std::runtime_error("wrong result: keys out of order");
+  if (fingerprint(keys, values, a.n, s) != fingerprint(a.pristine_keys.ptr, a.pristine_values.ptr, a.n, s))
+    throw std::runtime_error("wrong result: not a permutation of the input pairs");
+}
+
+template <class Key, class Value>
+void sort_row(benchmark::State& state, sorter impl, key_pattern pattern) {
+  const std::int64_t n = state.range(0);
+  // pristine + input (+ output) + the alternate buffers in temporary storage (Thrust's own for Thrust).
+  const bool needs_out = impl != sorter::thrust;
+  const double data = static_cast<double>(n) * bytes_per_item<Key, Value>();
+  guarded(state, [&] {
+    if (skip_unless_memory_fits(state, data * (needs_out ? 4 : 3))) return;
+    sort_arrays<Key, Value> a(n, needs_out, pattern);
+    switch (impl) {
+      case sorter::upsweep: upsweep_sort(state, a); break;
+      case sorter::cub32: cub_sort<int>(state, a); break;
+      case sorter::cub64: cub_sort<std::int64_t>(state, a); break;
+      case sorter::thrust: thrust_sort(state, a); break;
+    }
+    state.counters["keys/s"] =
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+    if (needs_out) check_sorted(a, a.keys_out.ptr, a.values_out.ptr);
+    else check_sorted(a, a.keys_in.ptr, a.values_in.ptr);
+  });
+}
+
+// 2^16, 2^20, 2^24, 2^28, 2^30 (capped by UPSWEEP_BENCH_MAX_LOG2 for quick runs). Rows whose
+// arrays do not fit in device memory are skipped with the reason, not run.
+void sort_sizes(benchmark::internal::Benchmark* b) {
+  int max_log2 = 30;
+  if (const char* cap = std::getenv("UPSWEEP_BENCH_MAX_LOG2")) max_log2 = std::atoi(cap);
+  for (int log2 : {16, 20, 24, 28, 30})
+    if (log2 <= max_log2) b->Arg(std::int64_t{1} << log2);
+  b->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.1);
+}
+
+template <class Key, class Value = no_values>
+void register_sort_case(const std::string& row, key_pattern pattern = key_pattern::uniform) {
+  const std::pair<sorter, const char*> impls[] = {
+      {sorter::upsweep, "upsweep"}, {sorter::cub32, "cub32"}, {sorter::cub64, "cub64"}, {sorter::thrust, "thrust"}};
+  for (const auto& [impl, name] : impls) {
+    benchmark::RegisterBenchmark(("sort/" + row + "/" + name).c_str(),
+                                 [impl = impl, pattern](benchmark::State& state) {
+                                   sort_row<Key, Value>(state, impl, pattern);
+                                 })
+        ->Apply(sort_sizes);
+  }
+}
+
+const bool registered = [] {
+  register_sort_case<std::uint32_t>("keys_u32");
+  register_sort_case<float>("keys_f32");
+  register_sort_case<std::uint64_t>("keys_u64");
+  register_sort_case<std::uint32_t, std::uint32_t>("pairs_u32_u32");
+  register_sort_case<std::uint64_t, std::uint32_t>("pairs_u64_u32");
+  register_sort_case<std::uint32_t>("keys_u32_and3", key_pattern::and_3);
+  register_sort_case<std::uint32_t>("keys_u32_and5", key_pattern::and_5);
+  register_sort_case<std::uint32_t>("keys_u32_low8", key_pattern::low_8_bits);
+  return true;
+}();
+
+}  // namespace
+}  // namespace upsweep::bench
