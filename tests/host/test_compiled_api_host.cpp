@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 
 namespace {
 
@@ -138,6 +139,28 @@ TEST(CompiledApiSizeQueries, RefuseInvalidArgumentsBeforeAnyCudaCall) {
   EXPECT_EQ(upsweep::histogram_even(nullptr, bytes, static_cast<const float*>(nullptr), 10,
                                     static_cast<std::uint32_t*>(nullptr), 4, 1.0f, 1.0f),
             cudaErrorInvalidValue);
+}
+
+// The convenience layer's size query fails first, so it throws before any CUDA call.
+TEST(CompiledApiConvenience, ThrowsCudaErrorNamingTheCall) {
+  const auto expect_throw = [](auto&& call, const char* name) {
+    try {
+      call();
+      ADD_FAILURE() << name << " did not throw";
+    } catch (const upsweep::cuda_error& e) {
+      EXPECT_EQ(e.code(), cudaErrorInvalidValue) << name;
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  };
+  const auto* keys = static_cast<const std::uint32_t*>(nullptr);
+  expect_throw([&] { upsweep::sort_keys(keys, nullptr, 10, 0, 40); }, "upsweep::sort_keys");
+  expect_throw([&] { upsweep::argsort(keys, static_cast<std::uint32_t*>(nullptr), -1); }, "upsweep::argsort");
+  expect_throw([&] { upsweep::select_if(keys, nullptr, nullptr, -1, predicate<std::uint32_t>::odd()); },
+               "upsweep::select_if");
+  expect_throw([&] { upsweep::run_length_encode(keys, nullptr, nullptr, nullptr, -1); },
+               "upsweep::run_length_encode");
+  expect_throw([&] { upsweep::histogram_even(keys, 10, static_cast<std::uint32_t*>(nullptr), 0, 0, 10); },
+               "upsweep::histogram_even");
 }
 
 }  // namespace
