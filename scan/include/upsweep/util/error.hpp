@@ -2,6 +2,8 @@
 // upsweep::cuda_error naming the failed call and the CUDA error. Host-only; g++ can include it.
 #pragma once
 
+#include <upsweep/export.hpp>
+
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
@@ -9,7 +11,7 @@
 
 namespace upsweep {
 
-class cuda_error : public std::runtime_error {
+class UPSWEEP_EXCEPTION cuda_error : public std::runtime_error {
  public:
   cuda_error(cudaError_t code, const std::string& call, const char* file, int line)
       : std::runtime_error(describe(code, call, file, line)), code_(code) {}

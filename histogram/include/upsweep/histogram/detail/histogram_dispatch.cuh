@@ -6,6 +6,7 @@
 
 #include <upsweep/histogram/detail/histogram_kernels.cuh>
 #include <upsweep/histogram/detail/histogram_tuning.cuh>
+#include <upsweep/histogram/histogram_mode.hpp>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/temp_storage.hpp>
@@ -16,10 +17,6 @@
 #include <cstdint>
 
 namespace upsweep {
-
-// What happens to the counts already in d_counts: overwritten (zeroed first, also when there
-// are no samples) or added to.
-enum class histogram_mode { overwrite, accumulate };
 
 namespace detail {
 

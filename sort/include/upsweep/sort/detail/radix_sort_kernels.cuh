@@ -153,6 +153,9 @@ __device__ inline void plan_passes(const bool (&trivial)[max_radix_passes], int 
   plan.copy_src = previous == buffer_out ? buffer_none : previous;
 }
 
+// A template (of nothing) like every kernel in a header: a weak definition, so two files that
+// include this header link together (the compiled API instantiates sort in several files).
+template <class = void>
 __global__ void __launch_bounds__(radix_digits)
     radix_scan_kernel(radix_sort_control* d_control, long long num_items, int num_passes, bool in_place) {
   using scan_t = block_scan<unsigned long long, radix_digits>;
