@@ -2,6 +2,9 @@
 // temporary storage sized once, so --repeat times only the kernels), and Thrust as the reference.
 #include "compact_gpu.hpp"
 
+#include <upsweep/apps/device_support.hpp>
+#include <upsweep/apps/report.hpp>
+
 #include <upsweep/compact/device_partition.cuh>
 #include <upsweep/compact/device_select.cuh>
 #include <upsweep/util/error.hpp>
@@ -22,48 +25,11 @@
 namespace upsweep::apps {
 namespace {
 
-constexpr double gib = 1024.0 * 1024.0 * 1024.0;
+constexpr double gib = bytes_per_gib;
 
 struct nonzero {
   template <class F>
   __host__ __device__ bool operator()(F f) const { return f != 0; }
-};
-
-void check(cudaError_t code, const char* what) {
-  if (code != cudaSuccess)
-    throw gpu_error(std::string(what) + " failed (" + cudaGetErrorName(code) + ": " + cudaGetErrorString(code) + ")");
-}
-
-template <class T>
-class device_buffer {
- public:
-  explicit device_buffer(std::size_t n) {
-    if (n) check(cudaMalloc(&ptr_, n * sizeof(T)), "cudaMalloc");
-  }
-  ~device_buffer() { if (ptr_) cudaFree(ptr_); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  T* get() const { return ptr_; }
-
- private:
-  T* ptr_ = nullptr;
-};
-
-class event_timer {
- public:
-  event_timer() { check(cudaEventCreate(&start_), "cudaEventCreate"); check(cudaEventCreate(&stop_), "cudaEventCreate"); }
-  ~event_timer() { cudaEventDestroy(start_); cudaEventDestroy(stop_); }
-  void start() { check(cudaEventRecord(start_), "cudaEventRecord"); }
-  float stop_ms() {
-    check(cudaEventRecord(stop_), "cudaEventRecord");
-    check(cudaEventSynchronize(stop_), "the GPU work");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-    return ms;
-  }
-
- private:
-  cudaEvent_t start_{}, stop_{};
 };
 
 // The library call for the job, core layer: with d_temp == nullptr it only sizes the storage.
@@ -198,17 +164,6 @@ compact_report run_typed(const std::vector<T>& h_in, const compact_job& job, std
 }
 
 }  // namespace
-
-std::string probe_device() {
-  int count = 0;
-  const cudaError_t code = cudaGetDeviceCount(&count);
-  if (code != cudaSuccess)
-    throw gpu_error(std::string("no CUDA device available (") + cudaGetErrorName(code) + ": " + cudaGetErrorString(code) + ")");
-  if (count == 0) throw gpu_error("no CUDA device available (cudaGetDeviceCount found none)");
-  cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  return prop.name;
-}
 
 compact_report run_compaction(const number_array& in, const compact_job& job, number_array* out) {
   if (job.mode == compact_mode::partition && !job.where) throw gpu_error("partition needs a --where predicate");

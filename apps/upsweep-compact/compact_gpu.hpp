@@ -2,23 +2,18 @@
 // library, optionally compare with Thrust. Plain C++ interface so main.cpp needs no nvcc.
 #pragma once
 
+#include <upsweep/apps/gpu.hpp>
 #include <upsweep/apps/numbers.hpp>
 #include <upsweep/apps/where_predicate.hpp>
 
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace upsweep::apps {
 
 enum class compact_mode { select, partition, count };
-
-// No usable device, too little memory, or a CUDA failure: the message is ready to print.
-class gpu_error : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct compact_job {
   compact_mode mode = compact_mode::select;
@@ -37,9 +32,6 @@ struct compact_report {
   bool verified = false;                // true when --verify ran and matched
   std::string verify_detail;            // what was compared
 };
-
-// The name of device 0; throws gpu_error naming the CUDA error when there is none.
-std::string probe_device();
 
 // Runs the job; `out` (same type as `in`) gets the survivors, or the whole partitioned array.
 // Throws gpu_error (including a verification mismatch).

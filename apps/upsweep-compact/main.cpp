@@ -3,9 +3,9 @@
 // and checked before the first CUDA call, so bad input fails the same with or without a GPU.
 #include "compact_gpu.hpp"
 
-#include <upsweep/apps/generate.hpp>
-#include <upsweep/apps/progress.hpp>
-#include <upsweep/apps/read_numbers.hpp>
+#include <upsweep/apps/input_source.hpp>
+#include <upsweep/apps/report.hpp>
+#include <upsweep/apps/tool_cli.hpp>
 #include <upsweep/apps/where_predicate.hpp>
 #include <upsweep/apps/write_numbers.hpp>
 
@@ -22,50 +22,18 @@ namespace {
 using namespace upsweep::apps;
 constexpr const char* program = "upsweep-compact";
 
-struct usage_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 struct options {
-  std::string input, generate, dist = "uniform", type, input_format, column, where, mask, output, output_format;
-  std::uint64_t seed = 1;
-  bool unique = false, partition = false, count = false, verify = false, json = false, no_progress = false;
+  input_spec in;
+  std::string where, mask, output, output_format;
+  bool unique = false, partition = false, count = false, verify = false, json = false;
   int repeat = 1;
 };
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
-    else out += c;
-  }
-  return out + "\"";
-}
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-number_array read_input(const std::string& path, file_format format, const std::string& type, const std::string& column,
-                        bool progress) {
-  read_options ro;
-  ro.format = format;
-  ro.column = column;
-  if (!type.empty()) ro.type = parse_type_name(type);
-  else if (format == file_format::text || format == file_format::csv) ro.type = element_type::f64;
-  else if (format == file_format::binary)
-    throw usage_error(fmt::format("{}: raw binary input needs --type (u8..u64, i8..i64, f32, f64)", path));
-  progress_bar bar("reading " + path, progress);
-  ro.progress = [&](std::int64_t done, std::int64_t total) { bar.update(done, total); };
-  return read_numbers(path, ro);
-}
 
 int run(const options& o) {
   if (o.unique)
     throw usage_error("--unique is not available yet (select-unique is planned in the compaction library)");
   if (o.partition && !o.mask.empty()) throw usage_error("--partition with --mask is not available yet; use --where");
-  const bool demo = o.input.empty() && o.generate.empty();
+  const bool demo = o.in.path.empty() && o.in.generate.empty();
   if (!demo && o.where.empty() && o.mask.empty()) throw usage_error("give --where PREDICATE or --mask FILE");
   compact_job job;
   job.mode = o.partition ? compact_mode::partition : o.count ? compact_mode::count : compact_mode::select;
@@ -79,38 +47,24 @@ int run(const options& o) {
   }
 
   // 1. Read or generate everything, before any CUDA call.
-  const auto t_read = std::chrono::steady_clock::now();
-  number_array in;
-  file_format in_format = file_format::binary;
-  std::string source;
-  if (!o.input.empty()) {
-    in_format = o.input_format.empty() ? format_from_path(o.input, file_format::text) : parse_format_name(o.input_format);
-    in = read_input(o.input, in_format, o.type, o.column, !o.no_progress);
-    source = o.input;
-  } else {
-    std::int64_t n = 100'000'000;
-    try {
-      if (!o.generate.empty()) n = parse_count(o.generate);
-      in = generate_numbers(o.type.empty() ? element_type::u32 : parse_type_name(o.type), n, parse_distribution(o.dist),
-                            o.seed);
-    } catch (const std::invalid_argument& e) {
-      throw usage_error(std::string("--generate: ") + e.what());
-    }
-    source = fmt::format("generated {} {}, seed {}", o.dist, size_of(in), o.seed);
-  }
+  loaded_input loaded = load_input(o.in, 100'000'000);
+  const number_array& in = loaded.data;
+  const file_format in_format = loaded.format;
+  const std::string& source = loaded.source;
+  const auto t_mask = std::chrono::steady_clock::now();
   const std::int64_t n = size_of(in);
   std::vector<std::uint8_t> mask;
   if (!o.mask.empty()) {
     const file_format mf = format_from_path(o.mask, file_format::binary);
     number_array m = read_input(o.mask, mf, mf == file_format::binary ? "u8" : (mf == file_format::npy ? "" : "f64"), "",
-                                !o.no_progress);
+                                o.in.progress);
     mask.resize(static_cast<std::size_t>(size_of(m)));
     std::visit([&](const auto& v) { for (std::size_t i = 0; i < v.size(); ++i) mask[i] = v[i] != 0; }, m);
     if (size_of(m) != n)
       throw input_error(o.mask, fmt::format("the mask has {} flags but the input has {} items", size_of(m), n));
     job.mask = &mask;
   }
-  const double read_ms = ms_since(t_read);
+  const double read_ms = loaded.read_ms + (o.mask.empty() ? 0.0 : ms_since(t_mask));
 
   // 2. The GPU.
   number_array out;
@@ -121,8 +75,8 @@ int run(const options& o) {
   if (!o.output.empty()) {
     const auto t_write = std::chrono::steady_clock::now();
     const file_format of = !o.output_format.empty() ? parse_format_name(o.output_format) : format_from_path(o.output, in_format);
-    const bool named_column = !o.column.empty() && (o.column.find_first_not_of("0123456789") != std::string::npos);
-    write_numbers(o.output, out, of, named_column ? o.column : "value");
+    const bool named_column = !o.in.column.empty() && (o.in.column.find_first_not_of("0123456789") != std::string::npos);
+    write_numbers(o.output, out, of, named_column ? o.in.column : "value");
     write_ms = ms_since(t_write);
   }
 
@@ -169,22 +123,7 @@ int main(int argc, char** argv) {
       "upsweep-compact: keep the items that match a predicate (or a mask) on the GPU, or partition or count them.\n"
       "With no arguments: generate 100M uniform u32, keep the odd ones and report."};
   app.set_version_flag("--version", std::string("upsweep-compact (Upsweep ") + UPSWEEP_VERSION + ")");
-  const std::vector<std::string> types = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
-  const std::vector<std::string> formats = {"binary", "npy", "text", "csv"};
-  auto* input = app.add_option("input", o.input,
-                               "input file, '-' for stdin: .npy, .csv, .txt (one value a line, # comments) or raw "
-                               "little-endian binary (.bin, .raw, or --input-format binary --type T)");
-  auto* generate = app.add_option("--generate", o.generate, "generate N items instead (10k, 4M, 1G: powers of 1000; 64Ki, 1Gi: of 1024)");
-  input->excludes(generate);
-  app.add_option("--dist", o.dist, "distribution of --generate")
-      ->check(CLI::IsMember({"uniform", "normal", "sorted", "reverse", "few-unique", "zipf", "all-equal"}))
-      ->capture_default_str();
-  app.add_option("--seed", o.seed, "seed of --generate")->capture_default_str();
-  app.add_option("--type", o.type, "element type (default: u32 generated, f64 text/CSV, from the header for .npy)")
-      ->check(CLI::IsMember(types));
-  app.add_option("--input-format", o.input_format, "input format (default: from the extension, else text)")
-      ->check(CLI::IsMember(formats));
-  app.add_option("--column", o.column, "CSV column: a header name or an index counted from 0 (header row detected)");
+  add_input_options(app, o.in);
   auto* where = app.add_option("--where", o.where,
                                "keep items that match: '> 100', '<= -3.5', '== 7', '!= 0', even, odd, finite, "
                                "'in [a,b)'");
@@ -197,32 +136,12 @@ int main(int argc, char** argv) {
   auto* output = app.add_option("-o,--output", o.output, "write the result ('-' for stdout); written to a temporary file, renamed when complete");
   count->excludes(output);
   app.add_option("--output-format", o.output_format, "output format (default: from the extension, else the input's)")
-      ->check(CLI::IsMember(formats));
+      ->check(CLI::IsMember(format_names_list));
   app.add_flag("--verify", o.verify, "compare with Thrust (copy_if, stable_partition, count_if) on the GPU");
   app.add_flag("--json", o.json, "print the report as one JSON object");
   app.add_option("--repeat", o.repeat, "run the GPU work K times; report the fastest and the median")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  app.add_flag("--no-progress", o.no_progress, "no progress bar (it is drawn only when stderr is a terminal)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;  // usage errors exit 2, as getopt programs do; --help and --version exit 0
-  }
-  try {
-    return run(o);
-  } catch (const usage_error& e) {
-    fmt::print(stderr, "{}: {}\nRun with --help for more information.\n", program, e.what());
-    return 2;
-  } catch (const input_error& e) {
-    fmt::print(stderr, "{}: {}\n", program, e.what());
-    return 1;
-  } catch (const gpu_error& e) {
-    fmt::print(stderr, "{}: {}\n", program, e.what());
-    return 1;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "{}: {}\n", program, e.what());
-    return 1;
-  }
+  add_progress_option(app, o.in);
+  return run_tool(program, app, argc, argv, [&] { return run(o); });
 }

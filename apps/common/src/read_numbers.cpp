@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <type_traits>
+#include <sys/stat.h>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "binary and .npy I/O assume a little-endian host");
 
@@ -156,8 +157,14 @@ std::string joined(const std::vector<csv_field>& fields) {
   return s;
 }
 
-number_array parse_csv(std::string_view bytes, const std::string& name, element_type type, const std::string& column) {
+number_array parse_csv(std::string_view bytes, const std::string& name, element_type type, const std::string& column,
+                       csv_layout* layout) {
   number_array out = make_array(type);
+  if (layout) *layout = csv_layout{};
+  const auto span_of = [&](std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return text_span{static_cast<std::size_t>(line.data() - bytes.data()), line.size()};
+  };
   line_cursor lines{bytes};
   std::string_view raw;
   bool first_row = true;
@@ -194,7 +201,13 @@ number_array parse_csv(std::string_view bytes, const std::string& name, element_
           throw input_error(name, lines.number, 0, "column '" + column + "' given by name but the file has no header row");
         }
       }
-      if (header) continue;
+      if (header) {
+        if (layout) {
+          layout->has_header = true;
+          layout->header = span_of(raw);
+        }
+        continue;
+      }
     }
     if (index >= fields.size())
       throw input_error(name, lines.number, static_cast<std::int64_t>(line.size()) + 1,
@@ -203,6 +216,7 @@ number_array parse_csv(std::string_view bytes, const std::string& name, element_
     const csv_field& f = fields[index];
     const std::string error = f.text.empty() ? std::string("empty field") : parse_value(f.text, type, out);
     if (!error.empty()) throw input_error(name, lines.number, static_cast<std::int64_t>(f.column) + 1, error);
+    if (layout) layout->rows.push_back(span_of(raw));
   }
   return out;
 }
@@ -404,10 +418,10 @@ std::string read_file_bytes(const std::string& path, const std::function<void(st
     owned.reset(std::fopen(path.c_str(), "rb"));
     if (!owned) throw input_error(name, std::strerror(errno));
     f = owned.get();
-    if (std::fseek(f, 0, SEEK_END) == 0) {
-      total = std::ftell(f);
-      std::fseek(f, 0, SEEK_SET);
-    }
+    struct stat info {};
+    if (::fstat(::fileno(f), &info) != 0) throw input_error(name, std::strerror(errno));
+    if (S_ISDIR(info.st_mode)) throw input_error(name, std::strerror(EISDIR));  // fopen opens a directory
+    if (S_ISREG(info.st_mode)) total = static_cast<std::int64_t>(info.st_size);  // pipes and devices: unknown
   }
   std::string bytes;
   if (total > 0) bytes.reserve(static_cast<std::size_t>(total));
@@ -435,7 +449,7 @@ number_array parse_numbers(std::string_view bytes, const std::string& name, cons
   switch (options.format) {
     case file_format::binary: return parse_binary(bytes, name, *options.type);
     case file_format::text: return parse_text(bytes, name, *options.type);
-    case file_format::csv: return parse_csv(bytes, name, *options.type, options.column);
+    case file_format::csv: return parse_csv(bytes, name, *options.type, options.column, options.layout);
     case file_format::npy: break;
   }
   return {};

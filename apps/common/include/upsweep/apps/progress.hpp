@@ -10,7 +10,8 @@ namespace upsweep::apps {
 
 class progress_bar {
  public:
-  progress_bar(std::string label, bool enabled);
+  // `items`: done and total count items ("12.0 M items"), not bytes ("1.2 GB").
+  progress_bar(std::string label, bool enabled, bool items = false);
   ~progress_bar();  // ends the line if anything was drawn
   void update(std::int64_t done, std::int64_t total);
   static bool stderr_is_terminal();
@@ -18,6 +19,7 @@ class progress_bar {
  private:
   std::string label_;
   bool enabled_;
+  bool items_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point start_, last_;
 };

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace upsweep::apps {
 
@@ -20,11 +21,24 @@ file_format parse_format_name(std::string_view name);  // throws std::invalid_ar
 // From the extension: .npy, .csv, .txt/.text; anything else (and `-`) is `fallback`.
 file_format format_from_path(const std::string& path, file_format fallback);
 
+// Where the lines of a CSV lie in its bytes, for --pairs in upsweep-sort (whole rows follow their
+// key): the header row, if there is one, and the row of every item, in input order. A span is a
+// line without its newline (and without a trailing '\r').
+struct text_span {
+  std::size_t offset = 0, size = 0;
+};
+struct csv_layout {
+  bool has_header = false;
+  text_span header;
+  std::vector<text_span> rows;  // rows[i] holds item i
+};
+
 struct read_options {
   file_format format = file_format::text;
   std::optional<element_type> type;  // required for binary, text and CSV; for .npy it must match the file if given
   std::string column;                // CSV: a header name, or a 0-based index; empty: the only column
   std::function<void(std::int64_t done, std::int64_t total)> progress;  // bytes read (total -1: unknown)
+  csv_layout* layout = nullptr;      // CSV: filled with the rows' places when given
 };
 
 // The whole file (or stdin for `-`) as bytes. Throws input_error with strerror's text.

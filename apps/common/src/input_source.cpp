@@ -1,0 +1,77 @@
+// Reading or generating the tools' input (input_source.hpp).
+#include <upsweep/apps/input_source.hpp>
+
+#include <upsweep/apps/generate.hpp>
+#include <upsweep/apps/progress.hpp>
+#include <upsweep/apps/report.hpp>
+
+namespace upsweep::apps {
+
+number_array read_input(const std::string& path, file_format format, const std::string& type, const std::string& column,
+                        bool progress, csv_layout* layout, std::string* keep_bytes) {
+  read_options ro;
+  ro.format = format;
+  ro.column = column;
+  ro.layout = layout;
+  if (!type.empty()) ro.type = parse_type_name(type);
+  else if (format == file_format::text || format == file_format::csv) ro.type = element_type::f64;
+  else if (format == file_format::binary)
+    throw usage_error(path + ": raw binary input needs --type (u8..u64, i8..i64, f32, f64)");
+  progress_bar bar("reading " + path, progress);
+  ro.progress = [&](std::int64_t done, std::int64_t total) { bar.update(done, total); };
+  std::string bytes = read_file_bytes(path, ro.progress);
+  number_array data = parse_numbers(bytes, path == "-" ? "<stdin>" : path, ro);
+  if (keep_bytes) *keep_bytes = std::move(bytes);
+  return data;
+}
+
+loaded_input load_input(const input_spec& spec, std::int64_t demo_count, bool keep_csv_rows) {
+  const auto t0 = std::chrono::steady_clock::now();
+  loaded_input in;
+  if (!spec.path.empty()) {
+    try {
+      in.format = spec.format.empty() ? format_from_path(spec.path, file_format::text) : parse_format_name(spec.format);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+    const bool rows = keep_csv_rows && in.format == file_format::csv;
+    in.data = read_input(spec.path, in.format, spec.type, spec.column, spec.progress, rows ? &in.layout : nullptr,
+                         rows ? &in.bytes : nullptr);
+    in.source = spec.path == "-" ? "<stdin>" : spec.path;
+  } else {
+    std::int64_t n = demo_count;
+    element_type type = element_type::u32;
+    distribution dist{};
+    try {
+      if (!spec.generate.empty()) n = parse_count(spec.generate);
+      if (!spec.type.empty()) type = parse_type_name(spec.type);
+      dist = parse_distribution(spec.dist);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(std::string("--generate: ") + e.what());
+    }
+    try {
+      in.data = generate_numbers(type, n, dist, spec.seed);
+    } catch (const std::bad_alloc&) {
+      throw usage_error("--generate " + spec.generate + ": not enough host memory for " + std::to_string(n) + " " +
+                        type_name(type) + " items");
+    }
+    in.generated = true;
+    in.source = "generated " + spec.dist + " " + std::to_string(n) + ", seed " + std::to_string(spec.seed);
+  }
+  in.read_ms = ms_since(t0);
+  return in;
+}
+
+file_format output_format_for(const std::string& output, const std::string& option, const loaded_input& in) {
+  if (!option.empty()) {
+    try {
+      return parse_format_name(option);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+  }
+  const file_format fallback = in.generated && output == "-" ? file_format::text : in.format;
+  return format_from_path(output, fallback);
+}
+
+}  // namespace upsweep::apps

@@ -1,0 +1,211 @@
+// upsweep-sort: sort the numbers of a file (or generated ones) on the GPU with Upsweep's radix
+// sort, or CUB's or Thrust's to compare; keys alone or with their input order (whole CSV rows).
+// Everything the user gives is read and checked before the first CUDA call, so bad input fails
+// the same with or without a GPU; an empty input is sorted without one.
+#include "sort_gpu.hpp"
+
+#include <upsweep/apps/input_source.hpp>
+#include <upsweep/apps/key_order.hpp>
+#include <upsweep/apps/progress.hpp>
+#include <upsweep/apps/report.hpp>
+#include <upsweep/apps/tool_cli.hpp>
+#include <upsweep/apps/write_numbers.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace upsweep::apps;
+constexpr const char* program = "upsweep-sort";
+constexpr std::int64_t demo_items = 100'000'000;
+
+struct options {
+  input_spec in;
+  std::string bits, output, output_format;
+  sort_algo algo = sort_algo::upsweep;
+  bool descending = false, pairs = false, verify = false, json = false;
+  int repeat = 1;
+  double memory_limit_gib = 0;
+};
+
+// "B:E" -> [B, E); the range against the key's width is checked once the type is known.
+sort_order parse_bits(const std::string& text, bool descending) {
+  sort_order order;
+  order.descending = descending;
+  if (text.empty()) return order;
+  const auto bad = [&] {
+    return usage_error("--bits '" + text + "': expected B:E, the bit window [B, E) of the ordered key, such as 0:16");
+  };
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos) throw bad();
+  const auto number = [&](std::size_t first, std::size_t last) {
+    int value = -1;
+    const auto r = std::from_chars(text.data() + first, text.data() + last, value);
+    if (r.ec != std::errc() || r.ptr != text.data() + last || first == last) throw bad();
+    return value;
+  };
+  order.begin_bit = number(0, colon);
+  order.end_bit = number(colon + 1, text.size());
+  if (order.begin_bit > order.end_bit) throw usage_error("--bits " + text + ": B must not exceed E");
+  return order;
+}
+
+void check_bits(const std::string& text, const sort_order& order, element_type type) {
+  if (order.end_bit > key_bits(type))
+    throw usage_error("--bits " + text + ": a " + type_name(type) + " key has " + std::to_string(key_bits(type)) + " bits");
+}
+
+std::string describe_order(const sort_order& order, element_type type) {
+  const int end = order.end_bit < 0 ? key_bits(type) : order.end_bit;
+  std::string s = order.descending ? "descending" : "ascending";
+  if (order.begin_bit != 0 || end != key_bits(type)) s += fmt::format(", bits {}:{}", order.begin_bit, end);
+  return s;
+}
+
+bool is_index(const std::string& column) {
+  return !column.empty() && column.find_first_not_of("0123456789") == std::string::npos;
+}
+
+int run(const options& o) {
+  const bool demo = o.in.path.empty() && o.in.generate.empty();
+  sort_order order = parse_bits(o.bits, o.descending);
+  if (o.algo == sort_algo::thrust && !o.bits.empty()) throw usage_error("--bits is not available with --algo thrust");
+
+  // 1. Read or generate everything, before any CUDA call.
+  const bool csv_rows_wanted = o.pairs && !o.output.empty();
+  loaded_input in = load_input(o.in, demo_items, csv_rows_wanted);
+  const element_type type = type_of(in.data);
+  const std::int64_t n = size_of(in.data);
+  check_bits(o.bits, order, type);
+  const file_format out_format = output_format_for(o.output, o.output_format, in);
+  const bool csv_rows = o.pairs && in.format == file_format::csv && out_format == file_format::csv && !o.output.empty();
+  if (o.pairs && o.output == "-" && (out_format == file_format::binary || out_format == file_format::npy))
+    throw usage_error("--pairs writes binary and .npy output as two files (keys, and indices in FILE.index); "
+                      "give --output FILE or a text or CSV --output-format");
+  const std::string key_name = is_index(o.in.column) || o.in.column.empty() ? (o.pairs ? "key" : "value") : o.in.column;
+
+  // 2. The GPU (not for an empty input: its result is empty).
+  sort_job job;
+  job.algo = o.algo;
+  job.order = order;
+  job.pairs = o.pairs;
+  job.compare_with_cub = o.verify || demo;
+  job.repeat = o.repeat;
+  job.memory_limit_gib = o.memory_limit_gib;
+  number_array sorted = make_array(type), indices = o.pairs ? number_array(std::vector<std::uint32_t>{}) : number_array{};
+  sort_report r;
+  if (n > 0) r = run_sort(in.data, job, sorted, o.pairs ? &indices : nullptr);
+
+  // 3. The checks on the host: sorted, and a permutation of the input (by checksum, or by index).
+  std::string verify_detail;
+  double verify_ms = 0;
+  if (job.compare_with_cub) {
+    const auto t_verify = std::chrono::steady_clock::now();
+    std::string problem = check_sorted(sorted, order);
+    if (problem.empty()) problem = o.pairs ? check_pairs(in.data, sorted, indices, order) : check_permutation(in.data, sorted);
+    if (!problem.empty()) throw gpu_error("verification FAILED: " + problem);
+    verify_ms = ms_since(t_verify);
+    verify_detail = o.pairs ? "sorted, stable, indices a permutation with their keys" : "sorted, permutation checksum equal";
+    if (r.compared_with_cub) verify_detail += ", identical to cub::DeviceRadixSort";
+    else if (o.algo == sort_algo::cub) verify_detail += " (the sort is CUB's: no second CUB run)";
+    else if (n == 0) verify_detail += " (empty)";
+  }
+
+  // 4. Output, through a temporary file renamed on success.
+  double write_ms = 0;
+  if (!o.output.empty()) {
+    const auto t_write = std::chrono::steady_clock::now();
+    progress_bar bar("writing " + o.output, o.in.progress && o.output != "-", true);
+    const progress_fn progress = [&](std::int64_t done, std::int64_t total) { bar.update(done, total); };
+    if (csv_rows) write_csv_rows(o.output, in.bytes, in.layout, indices, progress);
+    else if (o.pairs) write_pairs(o.output, sorted, indices, out_format, key_name, progress);
+    else write_numbers(o.output, sorted, out_format, key_name, progress);
+    write_ms = ms_since(t_write);
+  }
+
+  // 5. The report: stdout, unless the data went there.
+  std::FILE* report_to = o.output == "-" ? stderr : stdout;
+  const double keys_per_s = r.sort_min_ms > 0 ? static_cast<double>(n) / (r.sort_min_ms * 1e-3) : 0;
+  const double peak_gib = static_cast<double>(r.peak_bytes) / bytes_per_gib;
+  const int end_bit = order.end_bit < 0 ? key_bits(type) : order.end_bit;
+  const std::string what = o.pairs ? (csv_rows ? "CSV rows by key" : "keys with their input indices") : "keys";
+  if (o.json) {
+    fmt::print(report_to,
+               "{{\"tool\": \"upsweep-sort\", \"algo\": \"{}\", \"type\": \"{}\", \"items\": {}, \"empty\": {}, "
+               "\"source\": {}, \"pairs\": {}, \"index_type\": \"{}\", \"descending\": {}, \"begin_bit\": {}, "
+               "\"end_bit\": {}, \"read_ms\": {:.3f}, \"h2d_ms\": {:.3f}, \"sort_ms\": {:.4f}, "
+               "\"sort_median_ms\": {:.4f}, \"repeat\": {}, \"d2h_ms\": {:.3f}, \"verify_ms\": {:.3f}, "
+               "\"write_ms\": {:.3f}, \"keys_per_s\": {:.6g}, \"peak_device_gib\": {:.4f}, \"need_gib\": {:.4f}, "
+               "\"free_gib\": {:.3f}, \"gpu\": {}, \"verified\": {}, \"compared_with_cub\": {}}}\n",
+               algo_name(o.algo), type_name(type), n, n == 0 ? "true" : "false", json_string(in.source),
+               o.pairs ? "true" : "false", r.index_type, order.descending ? "true" : "false", order.begin_bit, end_bit,
+               in.read_ms, r.h2d_ms, r.sort_min_ms, r.sort_median_ms, o.repeat, r.d2h_ms, verify_ms, write_ms,
+               keys_per_s, peak_gib, r.need_gib, r.free_gib, json_string(r.device_name),
+               job.compare_with_cub ? "true" : "false", r.compared_with_cub ? "true" : "false");
+    return 0;
+  }
+  if (n == 0) {
+    fmt::print(report_to, "{}: empty input ({}): nothing to sort, the result is empty{}\n", program, in.source,
+               o.output.empty() ? "" : " (written to " + o.output + ")");
+    return 0;
+  }
+  fmt::print(report_to, "{}: sorted {} {} {} ({}), {}, {}\n", program, n, type_name(type), what, in.source,
+             describe_order(order, type), algo_name(o.algo));
+  fmt::print(report_to, "  read     {:10.3f} ms\n", in.read_ms);
+  fmt::print(report_to, "  h2d      {:10.3f} ms\n", r.h2d_ms);
+  fmt::print(report_to, "  sort     {:10.4f} ms  (min of {}, median {:.4f} ms)  {:.3f} Gkeys/s{}\n", r.sort_min_ms, o.repeat,
+             r.sort_median_ms, keys_per_s / 1e9, o.pairs ? fmt::format(" with {} indices", r.index_type) : "");
+  fmt::print(report_to, "  d2h      {:10.3f} ms\n", r.d2h_ms);
+  if (job.compare_with_cub) fmt::print(report_to, "  verify   {}\n", verify_detail);
+  fmt::print(report_to, "  write    {:10.3f} ms{}\n", write_ms, o.output.empty() ? "  (no --output)" : "");
+  fmt::print(report_to, "  memory   {:.3f} GiB peak on the device ({:.3f} GiB needed, {:.2f} GiB free)\n", peak_gib,
+             r.need_gib, r.free_gib);
+  fmt::print(report_to, "  gpu      {}\n", r.device_name);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  CLI::App app{
+      "upsweep-sort: sort numbers on the GPU with Upsweep's radix sort (or CUB's or Thrust's, to compare).\n"
+      "With no arguments: generate 100M uniform u32, sort them, verify against CUB and report."};
+  app.set_version_flag("--version", std::string("upsweep-sort (Upsweep ") + UPSWEEP_VERSION + ")");
+  add_input_options(app, o.in);
+  app.add_flag("--descending", o.descending, "largest first (equal keys still keep their input order)");
+  app.add_flag("--pairs", o.pairs,
+               "sort keys with their input indices: a CSV input written as CSV keeps whole rows, sorted by the key "
+               "column; otherwise the output is key and index (CSV 'key,index', text 'key index', binary/.npy: "
+               "the indices as u64 in FILE.index)");
+  app.add_option("--bits", o.bits, "sort by the bits [B, E) of the ordered key only, B:E (such as 0:16)");
+  app.add_option("-o,--output", o.output,
+                 "write the result ('-' for stdout); written to a temporary file, renamed when complete");
+  app.add_option("--output-format", o.output_format, "output format (default: from the extension, else the input's)")
+      ->check(CLI::IsMember(format_names_list));
+  app.add_flag("--verify", o.verify,
+               "check the result: sorted, a permutation of the input (checksum, or the indices), and identical to "
+               "cub::DeviceRadixSort on the GPU (always on with no input and no --generate)");
+  std::string algo = "upsweep";
+  app.add_option("--algo", algo, "the sort to run: upsweep, cub (cub::DeviceRadixSort) or thrust (thrust::stable_sort)")
+      ->check(CLI::IsMember({"upsweep", "cub", "thrust"}))
+      ->capture_default_str()
+      ->each([&o](const std::string& name) {
+        o.algo = name == "cub" ? sort_algo::cub : name == "thrust" ? sort_algo::thrust : sort_algo::upsweep;
+      });
+  app.add_option("--repeat", o.repeat, "sort K times; report the fastest and the median")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_option("--memory-limit", o.memory_limit_gib, "use at most GIB of device memory (default: all that is free)")
+      ->check(CLI::Range(0.0, 1e6));
+  app.add_flag("--json", o.json, "print the report as one JSON object");
+  add_progress_option(app, o.in);
+  return run_tool(program, app, argc, argv, [&] { return run(o); });
+}

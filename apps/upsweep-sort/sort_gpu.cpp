@@ -1,0 +1,236 @@
+// The device half of upsweep-sort (sort_gpu.hpp): checks that the data fits before allocating,
+// one allocation per buffer, the chosen sort timed with events over --repeat runs, and CUB's
+// answer compared bit for bit. Host code over the CUDA runtime API; the sorts themselves are
+// compiled by nvcc in their own translation units (sort_backends.hpp).
+#include "sort_gpu.hpp"
+
+#include "sort_backends.hpp"
+
+#include <upsweep/apps/device_support.hpp>
+#include <upsweep/apps/report.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace upsweep::apps {
+
+const char* algo_name(sort_algo algo) {
+  switch (algo) {
+    case sort_algo::upsweep: return "upsweep";
+    case sort_algo::cub: return "cub";
+    case sort_algo::thrust: return "thrust";
+  }
+  return "?";
+}
+
+device_block_cache::~device_block_cache() {
+  for (const block& b : blocks_) tracked_free(b.ptr, b.bytes);
+}
+
+void* device_block_cache::get(std::size_t bytes) {
+  for (block& b : blocks_)
+    if (!b.in_use && b.bytes >= bytes) {
+      b.in_use = true;
+      return b.ptr;
+    }
+  blocks_.push_back({tracked_malloc(std::max<std::size_t>(bytes, 1)), std::max<std::size_t>(bytes, 1), true});
+  return blocks_.back().ptr;
+}
+
+void device_block_cache::put(void* ptr) {
+  for (block& b : blocks_)
+    if (b.ptr == ptr) b.in_use = false;
+}
+
+namespace {
+
+double gib(double bytes) { return bytes / bytes_per_gib; }
+
+// The sorts the job names, for keys of type Key and values of type Value (no_index: keys only).
+template <class Key, class Value>
+class sorter {
+ public:
+  static constexpr bool pairs = !std::is_same_v<Value, no_index>;
+  using stored_value = std::conditional_t<pairs, Value, unsigned char>;  // buffers stay empty without pairs
+
+  sorter(const sort_job& job, std::int64_t n) : job_(job), n_(n) {}
+
+  sort_report run(const std::vector<Key>& h_in, std::vector<Key>& h_out, std::vector<stored_value>* h_indices) {
+    sort_report r;
+    r.device_name = probe_device();
+    r.index_type = pairs ? (sizeof(Value) == 4 ? "u32" : "u64") : "";
+    check_memory(r);
+
+    keys_in_ = device_buffer<Key>(static_cast<std::size_t>(n_));
+    keys_out_ = device_buffer<Key>(static_cast<std::size_t>(n_));
+    if constexpr (pairs) {
+      values_in_ = device_buffer<stored_value>(static_cast<std::size_t>(n_));
+      values_out_ = device_buffer<stored_value>(static_cast<std::size_t>(n_));
+    }
+    event_timer timer;
+
+    timer.start();
+    check(cudaMemcpy(keys_in_.get(), h_in.data(), h_in.size() * sizeof(Key), cudaMemcpyHostToDevice), "copying the keys");
+    if constexpr (pairs) check(fill_indices(values_in_.get(), n_), "filling the indices");
+    r.h2d_ms = timer.stop_ms();
+
+    std::vector<float> times;
+    if (job_.algo == sort_algo::thrust) {
+      device_block_cache cache;
+      for (int k = 0; k < std::max(job_.repeat, 1); ++k) {
+        restore_input_into_output();  // Thrust sorts in place
+        timer.start();
+        try {
+          sort_with_thrust(call(keys_out_.get(), values_out_.get()), cache);
+        } catch (const gpu_error&) {
+          throw;
+        } catch (const std::exception& e) {
+          throw gpu_error(std::string("thrust::stable_sort failed: ") + e.what());
+        }
+        times.push_back(timer.stop_ms());
+      }
+    } else {
+      device_buffer<unsigned char> temp(std::max<std::size_t>(algo_temp_bytes_, 1));
+      for (int k = 0; k < std::max(job_.repeat, 1); ++k) {
+        std::size_t bytes = algo_temp_bytes_;
+        timer.start();
+        check(job_.algo == sort_algo::upsweep ? sort_with_upsweep(temp.get(), bytes, call(keys_out_.get(), values_out_.get()))
+                                              : sort_with_cub(temp.get(), bytes, call(keys_out_.get(), values_out_.get())),
+              job_.algo == sort_algo::upsweep ? "upsweep::sort" : "cub::DeviceRadixSort");
+        times.push_back(timer.stop_ms());
+        check(cudaGetLastError(), "the sort");
+      }
+    }
+    std::sort(times.begin(), times.end());
+    r.sort_min_ms = times.front();
+    r.sort_median_ms = times[times.size() / 2];
+
+    timer.start();
+    h_out.resize(static_cast<std::size_t>(n_));
+    check(cudaMemcpy(h_out.data(), keys_out_.get(), h_out.size() * sizeof(Key), cudaMemcpyDeviceToHost), "copying the keys back");
+    if constexpr (pairs) {
+      h_indices->resize(static_cast<std::size_t>(n_));
+      check(cudaMemcpy(h_indices->data(), values_out_.get(), h_indices->size() * sizeof(Value), cudaMemcpyDeviceToHost),
+            "copying the indices back");
+    }
+    r.d2h_ms = timer.stop_ms();
+
+    if (job_.compare_with_cub && job_.algo != sort_algo::cub) {
+      compare_with_cub(h_out, h_indices);
+      r.compared_with_cub = true;
+    }
+    r.peak_bytes = device_bytes_peak();
+    return r;
+  }
+
+ private:
+  sort_call<Key, Value> call(Key* keys_out, stored_value* values_out) const {
+    const int end_bit = job_.order.end_bit < 0 ? static_cast<int>(sizeof(Key) * 8) : job_.order.end_bit;
+    sort_call<Key, Value> c{keys_in_.get(), keys_out, nullptr, nullptr, n_, job_.order.begin_bit, end_bit,
+                            job_.order.descending};
+    if constexpr (pairs) {
+      c.values_in = values_in_.get();
+      c.values_out = values_out;
+    }
+    return c;
+  }
+
+  // Sizes every buffer (the size queries need a device but allocate nothing), then compares the
+  // most the run holds at once with the free memory.
+  void check_memory(sort_report& r) {
+    std::size_t cub_bytes = 0;
+    const bool cub_used = job_.algo != sort_algo::upsweep || job_.compare_with_cub;
+    if (cub_used) check(sort_with_cub(nullptr, cub_bytes, call(nullptr, nullptr)), "sizing CUB's temporary storage");
+    if (job_.algo == sort_algo::upsweep)
+      check(sort_with_upsweep(nullptr, algo_temp_bytes_, call(nullptr, nullptr)), "sizing Upsweep's temporary storage");
+    else
+      algo_temp_bytes_ = cub_bytes;  // Thrust sends these sorts to CUB: its need, as an estimate
+    cub_temp_bytes_ = cub_bytes;
+
+    const double keys = gib(static_cast<double>(n_) * sizeof(Key));
+    const double values = pairs ? gib(static_cast<double>(n_) * sizeof(stored_value)) : 0.0;
+    // The CUB comparison runs after the sort's output and temporaries are freed, in the same room.
+    const double temp = gib(static_cast<double>(std::max(algo_temp_bytes_, job_.compare_with_cub ? cub_bytes : 0)));
+    std::size_t free_bytes = 0, total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    r.need_gib = 2 * keys + 2 * values + temp;
+    r.free_gib = gib(static_cast<double>(free_bytes));
+    const bool limited = job_.memory_limit_gib > 0 && job_.memory_limit_gib < r.free_gib;
+    if (limited) r.free_gib = job_.memory_limit_gib;
+    if (r.need_gib > r.free_gib) {
+      char indices_text[64] = "";
+      if (pairs) std::snprintf(indices_text, sizeof indices_text, " + indices 2 x %.2f", values);
+      char text[320];
+      std::snprintf(text, sizeof text, "not enough GPU memory: need %.2f GiB (keys 2 x %.2f%s + temporary %.2f), %.2f GiB free%s",
+                    r.need_gib, keys, indices_text, temp, r.free_gib, limited ? " (--memory-limit)" : "");
+      throw gpu_error(text);
+    }
+  }
+
+  void restore_input_into_output() {
+    check(cudaMemcpy(keys_out_.get(), keys_in_.get(), static_cast<std::size_t>(n_) * sizeof(Key), cudaMemcpyDeviceToDevice),
+          "copying the keys for Thrust");
+    if constexpr (pairs)
+      check(cudaMemcpy(values_out_.get(), values_in_.get(), static_cast<std::size_t>(n_) * sizeof(Value),
+                       cudaMemcpyDeviceToDevice),
+            "copying the indices for Thrust");
+  }
+
+  void compare_with_cub(const std::vector<Key>& h_out, const std::vector<stored_value>* h_indices) {
+    keys_out_.reset();
+    values_out_.reset();
+    device_buffer<Key> ref_keys(static_cast<std::size_t>(n_));
+    device_buffer<stored_value> ref_values(pairs ? static_cast<std::size_t>(n_) : 0);
+    device_buffer<unsigned char> temp(std::max<std::size_t>(cub_temp_bytes_, 1));
+    std::size_t bytes = cub_temp_bytes_;
+    check(sort_with_cub(temp.get(), bytes, call(ref_keys.get(), ref_values.get())), "cub::DeviceRadixSort");
+    check(cudaDeviceSynchronize(), "cub::DeviceRadixSort");
+    std::vector<Key> ref(static_cast<std::size_t>(n_));
+    check(cudaMemcpy(ref.data(), ref_keys.get(), ref.size() * sizeof(Key), cudaMemcpyDeviceToHost), "copying CUB's keys");
+    for (std::size_t i = 0; i < ref.size(); ++i)
+      if (std::memcmp(&ref[i], &h_out[i], sizeof(Key)) != 0)
+        throw gpu_error("verification FAILED: output key " + std::to_string(i) + " differs from CUB's");
+    if constexpr (pairs) {
+      std::vector<Value> ref_idx(static_cast<std::size_t>(n_));
+      check(cudaMemcpy(ref_idx.data(), ref_values.get(), ref_idx.size() * sizeof(Value), cudaMemcpyDeviceToHost),
+            "copying CUB's indices");
+      for (std::size_t i = 0; i < ref_idx.size(); ++i)
+        if (ref_idx[i] != (*h_indices)[i])
+          throw gpu_error("verification FAILED: output item " + std::to_string(i) + " has input index " +
+                          std::to_string((*h_indices)[i]) + ", CUB's " + std::to_string(ref_idx[i]));
+    }
+  }
+
+  const sort_job& job_;
+  std::int64_t n_;
+  std::size_t algo_temp_bytes_ = 0, cub_temp_bytes_ = 0;
+  device_buffer<Key> keys_in_, keys_out_;
+  device_buffer<stored_value> values_in_, values_out_;
+};
+
+}  // namespace
+
+sort_report run_sort(const number_array& keys, const sort_job& job, number_array& sorted, number_array* indices) {
+  const std::int64_t n = size_of(keys);
+  sorted = make_array(type_of(keys));
+  return std::visit(
+      [&](const auto& h_in) {
+        using vector_t = std::decay_t<decltype(h_in)>;
+        using Key = typename vector_t::value_type;
+        auto& h_out = std::get<vector_t>(sorted);
+        if (!job.pairs) return sorter<Key, no_index>(job, n).run(h_in, h_out, nullptr);
+        if (n <= static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max())) {
+          *indices = std::vector<std::uint32_t>{};
+          return sorter<Key, std::uint32_t>(job, n).run(h_in, h_out, &std::get<std::vector<std::uint32_t>>(*indices));
+        }
+        *indices = std::vector<std::uint64_t>{};
+        return sorter<Key, std::uint64_t>(job, n).run(h_in, h_out, &std::get<std::vector<std::uint64_t>>(*indices));
+      },
+      keys);
+}
+
+}  // namespace upsweep::apps

@@ -1,0 +1,117 @@
+# upsweep-sort end to end (included from CMakeLists.txt). Every error the tool reports before its
+# first CUDA call runs everywhere; "no CUDA device" runs only where there is none; the sorts
+# themselves (label gpu) skip without a GPU and byte-compare the output with the CPU reference
+# (upsweep_sort_reference: std::stable_sort over the host key order) or with a file.
+set(sort_tool $<TARGET_FILE:upsweep-sort>)
+set(sort_reference $<TARGET_FILE:upsweep_sort_reference>)
+set(here ${CMAKE_CURRENT_SOURCE_DIR})
+set(data ${CMAKE_CURRENT_SOURCE_DIR}/data)
+
+# upsweep_sort_cli_test(NAME RC REGEX ARGS...): exit code and message, no GPU needed.
+function(upsweep_sort_cli_test name rc regex)
+  add_test(NAME upsweep-sort.${name} COMMAND ${here}/expect.sh ${rc} ${regex} ${sort_tool} ${ARGN})
+  set_tests_properties(upsweep-sort.${name} PROPERTIES TIMEOUT 60)
+endfunction()
+
+# upsweep_sort_matches(NAME EXPECTED OUTNAME ARGS...): every output file byte-identical to the
+# reference's (EXPECTED = the reference program) or to a file; without a GPU when GPU is NO_GPU.
+function(upsweep_sort_matches name expected outname)
+  add_test(NAME upsweep-sort.${name}
+           COMMAND ${here}/skip_without_gpu.sh ${here}/sort_matches.sh ${sort_tool} ${expected} ${outname} ${ARGN})
+  set_tests_properties(upsweep-sort.${name} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+endfunction()
+
+# ---- errors and usage, no GPU ------------------------------------------------------------------
+upsweep_sort_cli_test(help 0 "--algo TEXT:.upsweep,cub,thrust." --help)
+upsweep_sort_cli_test(missing_file 1 "^upsweep-sort: /nonexistent/keys.txt: No such file or directory$"
+                      /nonexistent/keys.txt)
+upsweep_sort_cli_test(unreadable_file 1 "^upsweep-sort: .*/data: Is a directory$" ${data})
+upsweep_sort_cli_test(malformed_number 1 "^upsweep-sort: .*/malformed.txt:5:1: invalid number '3x'$"
+                      ${data}/malformed.txt)
+upsweep_sort_cli_test(malformed_csv_field 1 "^upsweep-sort: .*/malformed.csv:3:3: invalid number '4x'$"
+                      ${data}/malformed.csv --column b --type i32)
+upsweep_sort_cli_test(out_of_range 1 "^upsweep-sort: .*/out_of_range.txt:2:1: value 300 out of range for u8$"
+                      ${data}/out_of_range.txt --type u8)
+upsweep_sort_cli_test(negative_unsigned 1 "^upsweep-sort: .*/values.txt:2:1: value -4 out of range for u16$"
+                      ${data}/values.txt --type u16)
+upsweep_sort_cli_test(binary_size 1 "^upsweep-sort: .*/ten_bytes.bin: size 10 bytes is not a multiple of 4 \\(u32\\)$"
+                      ${data}/ten_bytes.bin --type u32)
+upsweep_sort_cli_test(binary_needs_type 2 "^upsweep-sort: .*/ten_bytes.bin: raw binary input needs --type"
+                      ${data}/ten_bytes.bin)
+upsweep_sort_cli_test(no_such_column 1 "^upsweep-sort: .*/people.csv:1: no column 'height' \\(columns: name, age, city\\)$"
+                      ${data}/people.csv --column height)
+upsweep_sort_cli_test(empty_input 0 "^upsweep-sort: empty input \\(.*/empty.txt\\): nothing to sort, the result is empty$"
+                      ${data}/empty.txt --type u32 --verify)
+upsweep_sort_cli_test(empty_input_json 0 "\"items\": 0, \"empty\": true" ${data}/empty.txt --json)
+upsweep_sort_cli_test(unwritable_output 1 "^upsweep-sort: /nonexistent/dir/sorted.txt: No such file or directory$"
+                      ${data}/empty.txt -o /nonexistent/dir/sorted.txt)
+upsweep_sort_cli_test(bad_bits 2 "^upsweep-sort: --bits '3-9': expected B:E" --generate 10 --bits 3-9)
+upsweep_sort_cli_test(bits_beyond_key 2 "^upsweep-sort: --bits 0:40: a u32 key has 32 bits$" --generate 10 --bits 0:40)
+upsweep_sort_cli_test(bits_reversed 2 "^upsweep-sort: --bits 9:3: B must not exceed E$" --generate 10 --bits 9:3)
+upsweep_sort_cli_test(bits_with_thrust 2 "^upsweep-sort: --bits is not available with --algo thrust$"
+                      --generate 10 --bits 0:8 --algo thrust)
+upsweep_sort_cli_test(pairs_binary_to_stdout 2 "^upsweep-sort: --pairs writes binary and .npy output as two files"
+                      --generate 10 --pairs --output-format npy -o -)
+upsweep_sort_cli_test(bad_algo 2 "--algo: cub2 not in .upsweep,cub,thrust." --generate 10 --algo cub2)
+upsweep_sort_cli_test(bad_count 2 "^upsweep-sort: --generate: bad count '12q'" --generate 12q)
+upsweep_sort_cli_test(bad_repeat 2 "--repeat: Value 0 not in range" --generate 10 --repeat 0)
+upsweep_sort_cli_test(input_and_generate 2 "excludes --generate" ${data}/values.txt --generate 10)
+
+# Empty inputs give empty outputs in the input's format (a header for CSV), with no GPU.
+foreach(case IN ITEMS "empty_text;empty.txt;out.txt;--type;i16" "empty_npy;empty.txt;out.npy;--type;f64"
+                      "empty_csv_rows;empty.csv;out.csv;--column;age;--pairs")
+  list(POP_FRONT case name input outname)
+  add_test(NAME upsweep-sort.${name}
+           COMMAND ${here}/sort_matches.sh ${sort_tool} ${sort_reference} ${outname} ${data}/${input} ${case})
+  set_tests_properties(upsweep-sort.${name} PROPERTIES TIMEOUT 60)
+endforeach()
+
+# What the tool says without a device (skipped where there is one).
+add_test(NAME upsweep-sort.no_cuda_device
+  COMMAND ${here}/skip_with_gpu.sh ${here}/expect.sh 1
+          "^upsweep-sort: no CUDA device available \\(cuda[A-Za-z]+: .+\\)$" ${sort_tool} ${data}/values.txt --type i64)
+set_tests_properties(upsweep-sort.no_cuda_device PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
+
+# ---- on a GPU ----------------------------------------------------------------------------------
+# The main job: no arguments (100M u32, verified against CUB).
+add_test(NAME upsweep-sort.gpu_demo COMMAND ${here}/skip_without_gpu.sh ${sort_tool})
+set_tests_properties(upsweep-sort.gpu_demo PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "sorted 100000000 u32 keys .*verify +sorted, permutation checksum equal, identical to cub::DeviceRadixSort")
+
+# Every key type, both directions, generated, byte-compared with the CPU reference.
+foreach(type u8 u16 u32 u64 i8 i16 i32 i64 f32 f64)
+  upsweep_sort_matches(gpu_${type} ${sort_reference} out.bin --generate 300k --type ${type} --dist normal --seed 7 --verify)
+  upsweep_sort_matches(gpu_${type}_descending ${sort_reference} out.npy
+                       --generate 100k --type ${type} --dist few-unique --descending --verify)
+endforeach()
+upsweep_sort_matches(gpu_text ${sort_reference} out.txt ${data}/values.txt --type i64 --verify)
+upsweep_sort_matches(gpu_float_specials ${data}/specials_sorted.txt out.txt ${data}/specials.txt --type f32 --verify)
+upsweep_sort_matches(gpu_float_specials_f64 ${sort_reference} out.txt ${data}/specials.txt --type f64 --descending)
+upsweep_sort_matches(gpu_csv_rows ${data}/people_by_age.csv out.csv ${data}/people.csv --column age --pairs --verify)
+upsweep_sort_matches(gpu_csv_rows_reference ${sort_reference} out.csv ${data}/people.csv --column 1 --pairs --descending)
+upsweep_sort_matches(gpu_csv_column ${sort_reference} out.csv ${data}/people.csv --column age --type u8)
+upsweep_sort_matches(gpu_pairs_npy ${sort_reference} out.npy --generate 1M --type i16 --dist zipf --pairs --verify)
+upsweep_sort_matches(gpu_pairs_text ${sort_reference} out.txt --generate 50k --type f32 --dist few-unique --pairs --descending)
+upsweep_sort_matches(gpu_bits ${sort_reference} out.csv --generate 1M --type u32 --bits 4:12 --pairs --verify)
+upsweep_sort_matches(gpu_bits_signed ${sort_reference} out.bin --generate 1M --type i64 --bits 40:64 --descending --verify)
+upsweep_sort_matches(gpu_bits_empty_window ${sort_reference} out.bin --generate 10k --type u16 --bits 5:5 --pairs)
+upsweep_sort_matches(gpu_large_pass_count ${sort_reference} out.npy --generate 5M --type f64 --dist uniform --seed 3)
+upsweep_sort_matches(gpu_sorted_input ${sort_reference} out.npy --generate 2M --type u32 --dist sorted --descending)
+upsweep_sort_matches(gpu_all_equal ${sort_reference} out.npy --generate 2M --type u64 --dist all-equal --pairs)
+upsweep_sort_matches(gpu_cub ${sort_reference} out.npy --generate 1M --type f32 --algo cub --pairs --verify)
+upsweep_sort_matches(gpu_thrust ${sort_reference} out.npy --generate 1M --type i32 --algo thrust --descending --pairs --verify)
+upsweep_sort_matches(gpu_one_item ${sort_reference} out.txt --generate 1 --type u8)
+
+add_test(NAME upsweep-sort.gpu_stdin
+  COMMAND ${here}/skip_without_gpu.sh sh -c "printf '3\\n# c\\n1\\n2\\n' | \"$0\" - --type u8 -o - --verify" ${sort_tool})
+set_tests_properties(upsweep-sort.gpu_stdin PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "^1\n2\n3\n")
+add_test(NAME upsweep-sort.gpu_too_little_memory
+  COMMAND ${here}/skip_without_gpu.sh ${here}/expect.sh 1
+          "^upsweep-sort: not enough GPU memory: need 0\\.[0-9]+ GiB \\(keys 2 x 0\\.07 \\+ temporary 0\\.[0-9]+\\), 0\\.01 GiB free \\(--memory-limit\\)$"
+          ${sort_tool} --generate 20M --memory-limit 0.01)
+set_tests_properties(upsweep-sort.gpu_too_little_memory PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 120)
+add_test(NAME upsweep-sort.gpu_json
+  COMMAND ${here}/skip_without_gpu.sh ${sort_tool} --generate 1M --repeat 3 --json --verify)
+set_tests_properties(upsweep-sort.gpu_json PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "\"tool\": \"upsweep-sort\".*\"repeat\": 3.*\"compared_with_cub\": true")
