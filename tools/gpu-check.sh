@@ -53,14 +53,7 @@ if [ -n "$prebuilt" ]; then
   if ! cmake --preset gpu ${UPSWEEP_CMAKE_ARGS:-} >"$out/configure.log" 2>&1; then
     tail -40 "$out/configure.log"; note "configure: FAILED"; printf '%s\n' "${summary[@]}"; exit 1
   fi
-  mkdir -p "$bin/tests" "$bin/bench" "$bin/package-consumer/consumer_cxx" "$bin/package-consumer/consumer_cuda"
-  cp "$prebuilt"/upsweep_gpu_tests "$prebuilt"/upsweep_host_tests "$bin/tests/"
-  cp "$prebuilt"/upsweep-bench "$bin/bench/"
-  cp "$prebuilt"/consumers/prefix_sum "$bin/package-consumer/consumer_cxx/"
-  cp "$prebuilt"/consumers/running_max "$bin/package-consumer/consumer_cuda/"
-  for app in "$prebuilt"/apps/*; do
-    [ -f "$app" ] && mkdir -p "$bin/apps/${app##*/}" && cp "$app" "$bin/apps/${app##*/}/"
-  done
+  cp -r "$prebuilt"/. "$bin/"  # the same relative paths as in a build folder
   export LD_LIBRARY_PATH="$prebuilt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   note "build: prebuilt binaries from commit $(tr '\n' ' ' <"$prebuilt/commit")(tools/prebuild.sh, same nvcc)"
 elif ! { cmake --preset gpu ${UPSWEEP_CMAKE_ARGS:-} >"$out/configure.log" 2>&1 &&
@@ -120,7 +113,7 @@ if ((tests)); then
     rc=$?; ((rc)) && status=1
   fi
   runs=""
-  for ex in consumer_cxx/prefix_sum consumer_cuda/running_max; do
+  for ex in consumer_cxx/sort_and_compact consumer_cuda/struct_sort; do
     "$bin/package-consumer/$ex" >>"$out/package.log" 2>&1
     ex_rc=$?
     runs+=" ${ex##*/}=rc$ex_rc"

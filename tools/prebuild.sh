@@ -12,15 +12,15 @@ cmake --build --preset gpu -j "${UPSWEEP_JOBS:-$(nproc)}"
 ctest --test-dir build/gpu -R package_consumer --output-on-failure >/dev/null  # builds the examples
 out=build/prebuilt
 rm -rf "$out" .prebuilt
-mkdir -p "$out/apps" "$out/consumers" "$out/lib" .prebuilt
-cp build/gpu/tests/upsweep_gpu_tests build/gpu/tests/upsweep_host_tests build/gpu/bench/upsweep-bench "$out/"
-for app in build/gpu/apps/upsweep-*/upsweep-*; do
-  [ -x "$app" ] && [ -f "$app" ] && cp "$app" "$out/apps/"
-done
-cp build/gpu/package-consumer/consumer_cxx/prefix_sum build/gpu/package-consumer/consumer_cuda/running_max "$out/consumers/"
+mkdir -p "$out/lib" .prebuilt
+# Paths relative to build/gpu, kept as they are: gpu-check.sh copies the tree back into its build
+# folder, where ctest's tool tests expect their executables.
+(cd build/gpu && cp --parents tests/upsweep_gpu_tests tests/upsweep_host_tests bench/upsweep-bench \
+   apps/upsweep-*/upsweep-sort apps/upsweep-*/upsweep-compact tests/apps/upsweep_sort_reference \
+   package-consumer/consumer_cxx/sort_and_compact package-consumer/consumer_cuda/struct_sort "$root/$out/")
 # Shared libraries the GPU machine's distribution names differently (Debian's Google Benchmark).
 ldd build/gpu/bench/upsweep-bench | awk '/libbenchmark/ {print $3}' | xargs -r -I{} cp -L {} "$out/lib/"
-strip --strip-debug "$out"/upsweep_* "$out"/upsweep-bench "$out"/apps/* "$out"/consumers/* 2>/dev/null || true
+find "$out" -type f -perm -u+x -exec strip --strip-debug {} + 2>/dev/null || true
 git rev-parse --short HEAD >"$out/commit"
 git status --porcelain --untracked-files=no | grep -q . && echo "+uncommitted changes" >>"$out/commit"
 # The device tool carries at most 64 MiB; compressed, the fat binaries fit.

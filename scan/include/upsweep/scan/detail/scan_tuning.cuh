@@ -10,7 +10,7 @@ namespace upsweep {
 
 template <int BlockThreads, int ItemsPerThread, tile_io Io = tile_io::transpose, long long SingleBlockMaxTiles = 1,
           int LookBackDelayNs = default_look_back_delay_ns, bool PipelinedLookBack = false,
-          bool PrefetchNextTile = true>
+          bool PrefetchNextTile = false>
 struct scan_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -23,7 +23,8 @@ struct scan_policy {
   // look_back_pipelined instead of look_back (an experiment until measured: see scan_tuning).
   static constexpr bool pipelined_look_back = PipelinedLookBack;
   // Persistent blocks copy their next tile into shared memory while scanning the current one
-  // (device_scan_prefetch_kernel), where the input allows: see detail::prefetches.
+  // (device_scan_prefetch_kernel), where the input allows: see detail::prefetches. Off by
+  // default: it measured 5x slower (bench/NOTES.md, claimed-ahead tiles stall the look-back).
   static constexpr bool prefetch_next_tile = PrefetchNextTile;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
