@@ -25,7 +25,13 @@ int main(int argc, char** argv) {
   app.add_option("--bits", bits);
   app.add_option("-o,--output", output)->required();
   app.add_option("--output-format", output_format);
-  app.allow_extras();  // the tool's other options (--verify, --algo, --repeat) change nothing here
+  // The tool's other options change nothing here. Those taking a value are declared, or their
+  // value would be taken for an input file; flags (--verify, --json) pass as extras.
+  std::string ignored_algo, ignored_repeat, ignored_memory_limit;
+  app.add_option("--algo", ignored_algo);
+  app.add_option("--repeat", ignored_repeat);
+  app.add_option("--memory-limit", ignored_memory_limit);
+  app.allow_extras();
   return run_tool("upsweep_sort_reference", app, argc, argv, [&] {
     sort_order order;
     order.descending = descending;
