@@ -1,8 +1,8 @@
 // Select kernel: one tile routine serves select_if, select_flagged, remove_if, count_if and the
 // first pass of partition. A tile loads its items, flags them, counts the survivors before each
 // item across the grid (block scan whose prefix callback does the decoupled look-back, Merrill
-// and Garland 2016) and scatters them in order: one pass over the input. Survivors are written
-// directly from registers; staging them in shared memory to coalesce the writes is still to do.
+// and Garland 2016), packs them in output order in shared memory and writes them as contiguous
+// runs: one pass over the input.
 #pragma once
 
 #include <upsweep/scan/block_load_store.cuh>
@@ -68,6 +68,7 @@ struct select_tile_storage {
   } exchange;
   typename block_scan<count_t, Policy::block_threads>::storage scan;
   long long tile_idx;
+  count_t kept_first;  // survivors before the tile, for the staged write
 };
 
 // Position of a thread's i-th item inside its tile (blocked arrangement).
@@ -93,11 +94,11 @@ __device__ __forceinline__ void flag_items(stencil_flags<FlagIt>& source, long l
   for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && static_cast<bool>(flags[i]);
 }
 
-// before[i] = survivors before item i in the whole input. The tile's count goes through the block
+// before[i] = survivors before item i in the whole input; returns the tile's survivors. The tile's count goes through the block
 // scan's prefix callback, which publishes it and looks back at the predecessors' (the split tile
 // state: release on publish, acquire on read). Seeded with 0, so every item gets a value.
 template <class Policy, int IPT, class State>
-__device__ __forceinline__ void count_survivors_before(long long tile_idx, const bool (&keep)[IPT],
+__device__ __forceinline__ count_t count_survivors_before(long long tile_idx, const bool (&keep)[IPT],
                                                        count_t (&before)[IPT], const State& state,
                                                        typename block_scan<count_t, Policy::block_threads>::storage& s) {
   using plus_t = cuda::std::plus<count_t>;
@@ -105,26 +106,48 @@ __device__ __forceinline__ void count_survivors_before(long long tile_idx, const
   for (int i = 0; i < IPT; ++i) before[i] = keep[i] ? 1 : 0;
   look_back_prefix<count_t, State, plus_t, Policy::look_back_delay_ns> prefix{state, tile_idx, plus_t{},
                                                                               maybe<count_t>{0, true}};
-  block_scan<count_t, Policy::block_threads>(s).exclusive_scan(before, plus_t{}, prefix);
+  return block_scan<count_t, Policy::block_threads>(s).exclusive_scan(before, plus_t{}, prefix);
 }
 
-// Kept item i goes to before[i]. In partition mode a rejected one goes to the back, reversed:
-// it is preceded by (its index - before[i]) rejected items, so it lands that far from the end.
-template <select_output Output, int IPT, class T, class OutputIt>
-__device__ __forceinline__ void scatter_survivors(long long tile_first, long long valid, long long num_items,
-                                                  const T (&items)[IPT], const bool (&keep)[IPT],
-                                                  const count_t (&before)[IPT], OutputIt d_out) {
+// Where a tile's output goes: its kept items to [kept_first, kept_first + kept), and in
+// partition mode its rejected ones, reversed, to the back. A rejected item preceded by r rejected
+// ones in the whole input lands at num_items - 1 - r.
+struct tile_output {
+  long long kept_first;
+  int kept;
+  int items;  // valid items of the tile
+};
+
+// Packs the tile's output into shared memory in output order: kept items at [0, kept), and in
+// partition mode the rejected ones from the back, so slot j >= kept holds the (items - 1 - j)-th
+// rejected item of the tile. Scattering in shared memory turns the global writes below into
+// contiguous runs; written straight from registers, every item was its own scattered store.
+template <select_output Output, int IPT, class T>
+__device__ __forceinline__ void stage_survivors(const tile_output& tile, const T (&items)[IPT], const bool (&keep)[IPT],
+                                                const count_t (&before)[IPT], T* staging) {
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
+    const int kept_before = static_cast<int>(before[i] - tile.kept_first);
     if (keep[i]) {
-      d_out[before[i]] = items[i];
+      staging[kept_before] = items[i];
     } else if constexpr (Output == select_output::partitioned) {
-      if (item_in_tile<IPT>(i) < valid) {
-        const long long rejected_before = tile_first + item_in_tile<IPT>(i) - before[i];
-        d_out[num_items - 1 - rejected_before] = items[i];
-      }
+      const int index = static_cast<int>(item_in_tile<IPT>(i));
+      if (index < tile.items) staging[tile.items - 1 - (index - kept_before)] = items[i];
     }
   }
+}
+
+// Writes the staged tile: slot j < kept to kept_first + j; in partition mode slot j >= kept
+// (rejected item items - 1 - j of the tile) to num_items - 1 - (rejected before the tile) -
+// (items - 1 - j), which rises with j, so both runs are contiguous and ascending.
+template <class Policy, select_output Output, class T, class OutputIt>
+__device__ __forceinline__ void write_staged(const tile_output& tile, long long tile_first, long long num_items,
+                                             const T* staging, OutputIt d_out) {
+  const int end = Output == select_output::partitioned ? tile.items : tile.kept;
+  const long long rejected_before_tile = tile_first - tile.kept_first;
+  const long long rejected_base = num_items - rejected_before_tile - tile.items;
+  for (int j = static_cast<int>(threadIdx.x); j < end; j += Policy::block_threads)
+    d_out[j < tile.kept ? tile.kept_first + j : rejected_base + j] = staging[j];
 }
 
 // The last tile's last thread holds the grid-wide total: items past the end are flagged 0.
@@ -137,7 +160,7 @@ __device__ __forceinline__ void write_selected_count(const bool (&keep)[IPT], co
 // In place (d_out == d_in, survivors mode) is safe:
 //  - tile t writes only below p_t + c_t <= (its first index) + (its item count), p_t and c_t being
 //    the survivors before it and in it; so it never touches a later tile's input;
-//  - its own input was loaded before the block scan's first barrier, and it scatters after it;
+//  - its own input was loaded before the block scan's first barrier, and it writes after it;
 //  - it scatters only once its look-back has returned, which needs every earlier tile to have
 //    published; each publishes (a release store of its status, by one lane, after a barrier in
 //    its own block) only after it loaded its items. The release and the look-back's acquire,
@@ -160,10 +183,20 @@ __device__ __forceinline__ void select_tile(long long tile_idx, long long num_ti
   count_t before[ipt];
   load_tile<Policy::io, Policy::block_threads, ipt>(d_in + tile_first, valid, items, s.exchange.items);
   flag_items<Policy>(source, tile_first, valid, items, keep, s);
-  count_survivors_before<Policy>(tile_idx, keep, before, state, s.scan);
-  if constexpr (Output != select_output::count_only)
-    scatter_survivors<Output>(tile_first, valid, num_items, items, keep, before, d_out);
+  const count_t kept = count_survivors_before<Policy>(tile_idx, keep, before, state, s.scan);
   if (tile_idx == num_tiles - 1) write_selected_count<Policy>(keep, before, d_num_selected);
+  if constexpr (Output != select_output::count_only) {
+    // Thread 0's first item has no survivor of its tile before it: its count is the tile's base.
+    // The loads are done (the scan's barriers), so the item buffer becomes the staging area.
+    if (threadIdx.x == 0) s.kept_first = before[0];
+    __syncthreads();
+    const tile_output tile{s.kept_first, static_cast<int>(kept),
+                           static_cast<int>(valid < Policy::tile_items ? valid : Policy::tile_items)};
+    stage_survivors<Output>(tile, items, keep, before, s.exchange.items.items);
+    __syncthreads();
+    write_staged<Policy, Output>(tile, tile_first, num_items, s.exchange.items.items, d_out);
+    // The next tile's claim and barrier come before anything overwrites the staging area.
+  }
 }
 
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source, class State>
