@@ -194,6 +194,29 @@ TEST_F(Readers, NpyHeadersThatAreNotOneDimensionalLittleEndianAreRejected) {
             "the file holds u32, not i32");
 }
 
+// Found by the libFuzzer targets (tests/fuzz) or while writing them; each input is also in
+// tests/fuzz/corpus, replayed by ctest (fuzz_replay.*).
+TEST_F(Readers, CsvColumnIndexPastSizeTIsOutOfRangeNotACrash) {
+  const auto p = file("c.csv", "1,2,0\n1,2,115\n");
+  const auto e = error_of([&] { read_numbers(p, as(file_format::csv, element_type::u32, "14467444467440734444674407370")); });
+  EXPECT_EQ(e.message(), "column index 14467444467440734444674407370 out of range (3 columns, counted from 0)");
+}
+
+TEST_F(Readers, NpyCountWhoseByteSizeWrapsIsRejected) {
+  // 2^61 + 1 items of 8 bytes is 2^64 + 8 bytes: wrapped, it matched the 8 bytes of data.
+  const std::string dict = "{'descr': '<u8', 'fortran_order': False, 'shape': (2305843009213693953,), }\n";
+  std::string h = "\x93NUMPY";
+  h += '\x01';
+  h += '\x00';
+  h += static_cast<char>(dict.size());
+  h += '\x00';
+  const auto p = file("w.npy", h + dict + std::string(8, 'a'));
+  read_options o;
+  o.format = file_format::npy;
+  EXPECT_EQ(error_of([&] { read_numbers(p, o); }).message(),
+            "the header says 2305843009213693953 items (over 2^64 bytes) but the file holds 8 bytes of data");
+}
+
 using Writers = temp_dir;
 
 TEST_F(Writers, EveryFormatReadsBackTheSameValues) {
@@ -258,6 +281,20 @@ TEST(Where, LargeIntegersCompareExactly) {
   EXPECT_FALSE(parse_where("== 9007199254740993")(big - 1));
   EXPECT_TRUE(parse_where("> 9007199254740992")(std::uint64_t(big)));
   EXPECT_TRUE(parse_where("> 9223372036854775807")(std::numeric_limits<std::uint64_t>::max()));
+}
+
+// from_chars leaves its value alone out of range: '>= 1e400' compared with 0 (found writing
+// the --where fuzz target).
+TEST(Where, BoundsBeyondDoubleAreInfinitiesOrZeros) {
+  EXPECT_FALSE(parse_where(">= 1e400")(1.0));
+  EXPECT_TRUE(parse_where(">= 1e400")(std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(parse_where(">= 1e400")(std::numeric_limits<std::uint64_t>::max()));
+  EXPECT_TRUE(parse_where("> -1e400")(-1e308));
+  EXPECT_FALSE(parse_where("> -1e400")(-std::numeric_limits<double>::infinity()));
+  EXPECT_EQ(describe(parse_where("< 1e999")), "< inf");
+  EXPECT_TRUE(parse_where("> 1e-400")(std::numeric_limits<double>::denorm_min()));
+  EXPECT_FALSE(parse_where("> 1e-400")(0.0));
+  EXPECT_TRUE(parse_where("in [-1e400, 1e400)")(std::numeric_limits<double>::max()));
 }
 
 TEST(Where, NamedTests) {

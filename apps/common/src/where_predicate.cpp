@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace upsweep::apps {
@@ -31,6 +32,10 @@ where_bound parse_bound(std::string_view text, std::string_view whole) {
   const auto rd = std::from_chars(first, last, b.value);
   if (text.empty() || rd.ptr != last || (rd.ec != std::errc() && rd.ec != std::errc::result_out_of_range))
     throw std::invalid_argument("--where '" + std::string(whole) + "': '" + std::string(text) + "' is not a number");
+  // Out of range, from_chars leaves the value alone: take strtod's +-inf (or +-0 below the
+  // smallest double), so '> 1e400' keeps nothing finite instead of comparing with 0. The text
+  // is a well-formed decimal here, so strtod reads the same digits.
+  if (rd.ec == std::errc::result_out_of_range) b.value = std::strtod(std::string(first, last).c_str(), nullptr);
   if (std::isnan(b.value)) throw std::invalid_argument("--where '" + std::string(whole) + "': cannot compare with NaN");
   return b;
 }
