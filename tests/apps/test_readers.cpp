@@ -297,6 +297,43 @@ TEST(Where, BoundsBeyondDoubleAreInfinitiesOrZeros) {
   EXPECT_TRUE(parse_where("in [-1e400, 1e400)")(std::numeric_limits<double>::max()));
 }
 
+// Integer literals beyond int64 went through double: '> -9223372036854775877' rounded to -2^63
+// and dropped INT64_MIN (found by fuzz_where); '== 18446744073709551615' matched 2^64 - 2.
+TEST(Where, IntegerLiteralsBeyondInt64CompareExactly) {
+  const auto i64_min = std::numeric_limits<std::int64_t>::min();
+  const auto u64_max = std::numeric_limits<std::uint64_t>::max();
+  EXPECT_TRUE(parse_where("> -9223372036854775877")(i64_min));
+  EXPECT_FALSE(parse_where("< -9223372036854775877")(i64_min));
+  EXPECT_TRUE(parse_where("== -9223372036854775808")(i64_min));
+  EXPECT_TRUE(parse_where("== 18446744073709551615")(u64_max));
+  EXPECT_FALSE(parse_where("== 18446744073709551615")(u64_max - 1));
+  EXPECT_TRUE(parse_where("< 18446744073709551616")(u64_max));
+  EXPECT_TRUE(parse_where("< 100000000000000000000000")(u64_max));
+  EXPECT_TRUE(parse_where("> -100000000000000000000000")(i64_min));
+  EXPECT_FALSE(parse_where("> 18446744073709551615")(std::numeric_limits<std::int64_t>::max()));
+  EXPECT_TRUE(parse_where("in [18446744073709551614, 18446744073709551615]")(u64_max));
+  EXPECT_FALSE(parse_where("in [18446744073709551614, 18446744073709551615)")(u64_max));
+  EXPECT_TRUE(parse_where("== -0")(0));
+  EXPECT_EQ(describe(parse_where("> -0")), "> 0");
+  EXPECT_EQ(describe(parse_where(">= 18446744073709551615")), ">= 18446744073709551615");
+  EXPECT_THROW(parse_where("in [9007199254740993, 9007199254740992)"), std::invalid_argument)
+      << "empty, though the bounds are one double";
+  EXPECT_THROW(parse_where("> +-1"), std::invalid_argument);
+  // Integers by value, whatever the spelling (fuzz_where: "18446744073709551655." matched 2^64 - 1).
+  EXPECT_FALSE(parse_where("== 18446744073709551655.")(u64_max));
+  EXPECT_TRUE(parse_where("== 18446744073709551615.000")(u64_max));
+  EXPECT_FALSE(parse_where("== 18446744073709551615.000")(u64_max - 1));
+  EXPECT_TRUE(parse_where("== 1.8446744073709551615e19")(u64_max));
+  EXPECT_TRUE(parse_where("== 9007199254740993e0")(std::int64_t{9007199254740993}));
+  EXPECT_TRUE(parse_where("<= -92233720368547758.08e2")(i64_min));
+  EXPECT_FALSE(parse_where("< -92233720368547758.08e2")(i64_min));
+  EXPECT_EQ(describe(parse_where("> 2.5e1")), "> 25");
+  EXPECT_EQ(describe(parse_where("> 2.55e1")), "> 25.5");
+  EXPECT_TRUE(parse_where("> 2.55e1")(26));
+  EXPECT_FALSE(parse_where("> 2.55e1")(25));
+  EXPECT_EQ(describe(parse_where("== -0.0e5")), "== 0");
+}
+
 TEST(Where, NamedTests) {
   EXPECT_TRUE(parse_where("even")(4));
   EXPECT_TRUE(parse_where("odd")(-3));

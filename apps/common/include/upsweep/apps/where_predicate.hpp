@@ -1,7 +1,7 @@
 // The `--where` predicate: a small tagged functor, trivially copyable, that nvcc passes to the
 // compaction kernels and g++ uses in the host tests and CPU references. Integer items compare
-// exactly against integer literals (no rounding through double); fractional bounds on integer
-// items compare through double.
+// exactly against bounds whose value is an integer, of any size (no rounding through double);
+// fractional bounds on integer items compare through double.
 #pragma once
 
 #include <cstdint>
@@ -19,11 +19,16 @@ namespace upsweep::apps {
 
 enum class where_op : std::int32_t { lt, le, gt, ge, eq, ne, even, odd, finite, in_range };
 
-// A bound: the literal as a double, and exactly as an int64 when it is an integer literal that fits.
+// A bound: the literal as a double, and exactly as a sign and a magnitude when its value is an
+// integer ("7", "-3.0", "1e3"). Integers of 2^64 or more in magnitude are `beyond_u64`: beyond
+// every integer item, on the side of their sign. (An int64 alone, as before, rounded literals
+// below INT64_MIN to -2^63 and then called INT64_MIN equal to them; found by fuzzing.)
 struct where_bound {
   double value = 0;
-  std::int64_t integer = 0;
+  std::uint64_t magnitude = 0;  // |literal| when is_integer and not beyond_u64
+  bool negative = false;        // never for zero
   bool is_integer = false;
+  bool beyond_u64 = false;
 };
 
 struct where_predicate {
@@ -36,15 +41,17 @@ struct where_predicate {
   template <class T>
   UPSWEEP_HD static int compare(T x, const where_bound& b) {
     if constexpr (std::is_integral_v<T>) {
-      if (b.is_integer) {
-        if constexpr (std::is_unsigned_v<T>) {
-          if (b.integer < 0) return 1;
-          const auto u = static_cast<std::uint64_t>(b.integer);
-          return static_cast<std::uint64_t>(x) < u ? -1 : (static_cast<std::uint64_t>(x) > u ? 1 : 0);
-        } else {
-          const auto s = static_cast<std::int64_t>(x);
-          return s < b.integer ? -1 : (s > b.integer ? 1 : 0);
+      if (b.is_integer) {  // exact: signs first, then magnitudes
+        bool x_negative = false;
+        std::uint64_t x_magnitude = static_cast<std::uint64_t>(x);
+        if constexpr (std::is_signed_v<T>) {
+          x_negative = x < 0;
+          if (x_negative) x_magnitude = std::uint64_t{0} - static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
         }
+        if (x_negative != b.negative) return x_negative ? -1 : 1;
+        const int by_magnitude =
+            b.beyond_u64 ? -1 : (x_magnitude < b.magnitude ? -1 : (x_magnitude > b.magnitude ? 1 : 0));
+        return x_negative ? -by_magnitude : by_magnitude;
       }
     }
     const double d = static_cast<double>(x);
