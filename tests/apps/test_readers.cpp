@@ -332,6 +332,20 @@ TEST(Where, IntegerLiteralsBeyondInt64CompareExactly) {
   EXPECT_TRUE(parse_where("> 2.55e1")(26));
   EXPECT_FALSE(parse_where("> 2.55e1")(25));
   EXPECT_EQ(describe(parse_where("== -0.0e5")), "== 0");
+  // Fractions too, by their exact floor (fuzz_where: '<= -9223372036854775802.000007' rounded to
+  // -2^63 and took INT64_MIN + 1 for equal to it).
+  EXPECT_TRUE(parse_where("<= -9223372036854775802.000007")(i64_min + 1));
+  EXPECT_FALSE(parse_where("<= -9223372036854775802.000007")(i64_min + 6));
+  EXPECT_TRUE(parse_where("<= -9223372036854775802.000007")(i64_min + 5));
+  EXPECT_TRUE(parse_where("> 18446744073709551614.5")(u64_max));
+  EXPECT_FALSE(parse_where("> 18446744073709551614.5")(u64_max - 1));
+  EXPECT_FALSE(parse_where("== 2.5")(2));
+  EXPECT_TRUE(parse_where("> -0.5")(0));
+  EXPECT_FALSE(parse_where("> -0.5")(-1));
+  EXPECT_TRUE(parse_where("in (-1.5, 0.5)")(-1));
+  EXPECT_FALSE(parse_where("in (-1.5, 0.5)")(1));
+  EXPECT_TRUE(parse_where("< 1e-300")(0));
+  EXPECT_FALSE(parse_where("> 1e-300")(0));
 }
 
 TEST(Where, NamedTests) {

@@ -31,12 +31,36 @@ bool same_on_probes(const where_predicate& a, const where_predicate& b) {
   return true;
 }
 
+bool same_exact_form(const where_bound& a, const where_bound& b) {
+  return a.exact == b.exact && a.magnitude == b.magnitude && a.negative == b.negative &&
+         a.fractional == b.fractional && a.beyond_u64 == b.beyond_u64;
+}
+
+// Float items see the bounds' doubles, which describe() keeps exactly (shortest round trip); integer
+// items see the exact decimal forms, which it keeps unless a fraction had to round (then skipped).
 bool same_selection(const where_predicate& a, const where_predicate& b) {
-  return same_on_probes<std::uint8_t>(a, b) && same_on_probes<std::uint16_t>(a, b) &&
-         same_on_probes<std::uint32_t>(a, b) && same_on_probes<std::uint64_t>(a, b) &&
-         same_on_probes<std::int8_t>(a, b) && same_on_probes<std::int16_t>(a, b) &&
-         same_on_probes<std::int32_t>(a, b) && same_on_probes<std::int64_t>(a, b) && same_on_probes<float>(a, b) &&
-         same_on_probes<double>(a, b);
+  const bool floats = same_on_probes<float>(a, b) && same_on_probes<double>(a, b);
+  const bool exact_kept = same_exact_form(a.lo, b.lo) && (a.op != where_op::in_range || same_exact_form(a.hi, b.hi));
+  return floats && (!exact_kept || (same_on_probes<std::uint8_t>(a, b) && same_on_probes<std::uint16_t>(a, b) &&
+                                    same_on_probes<std::uint32_t>(a, b) && same_on_probes<std::uint64_t>(a, b) &&
+                                    same_on_probes<std::int8_t>(a, b) && same_on_probes<std::int16_t>(a, b) &&
+                                    same_on_probes<std::int32_t>(a, b) && same_on_probes<std::int64_t>(a, b)));
+}
+
+// An integer probe against the exact decimal form, independently: x compared with the bound's
+// floor, then nudged up for a fraction.
+template <class T>
+bool exact_compare_holds(const where_predicate& p) {
+  if (!p.lo.exact || p.lo.beyond_u64) return true;
+  using lim = std::numeric_limits<T>;
+  for (T x : {lim::min(), T(lim::min() + 1), T(-1), T(0), T(1), T(lim::max() - 1), lim::max()}) {
+    const __int128 floor = p.lo.negative ? -static_cast<__int128>(p.lo.magnitude) : static_cast<__int128>(p.lo.magnitude);
+    const __int128 wide = x;
+    const int c = wide < floor ? -1 : (wide > floor ? 1 : 0);
+    const int expected = p.lo.fractional ? (c <= 0 ? -1 : 1) : c;
+    if (where_predicate::compare(x, p.lo) != expected) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -60,5 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // the integer 0); after that it must be stable.
   upsweep::fuzz::require(describe(parse_where(describe(q))) == describe(q), "where: describe() is stable once normalised");
   upsweep::fuzz::require(same_selection(p, q), "where: the described predicate selects the same items");
+  upsweep::fuzz::require(exact_compare_holds<std::int64_t>(p) && exact_compare_holds<std::uint64_t>(p) &&
+                             exact_compare_holds<std::int8_t>(p),
+                         "where: integer items compare with the bound's exact value");
   return 0;
 }

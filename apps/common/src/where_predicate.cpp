@@ -17,11 +17,10 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// When the decimal literal `s` (already checked by from_chars) is an integer by value, "12",
-// "-3.0", "1e3", "2.50e1" alike, writes it exactly to b (sign and magnitude, or beyond_u64).
-// Compared through a double instead, "== 18446744073709551615." also matched 2^64 - 2 (found by
-// fuzzing).
-void set_if_integer(std::string_view s, where_bound& b) {
+// Sets b's exact form from the decimal literal `s` (already checked by from_chars): the integer
+// it is, "12", "-3.0", "1e3", "2.50e1" alike, or its floor and `fractional`. Exact decimal
+// arithmetic on the digits, no double involved.
+void set_exact(std::string_view s, where_bound& b) {
   const bool negative = !s.empty() && s.front() == '-';
   if (negative) s.remove_prefix(1);
   std::string digits;
@@ -49,26 +48,27 @@ void set_if_integer(std::string_view s, where_bound& b) {
   const std::size_t first_nonzero = std::min(digits.find_first_not_of('0'), digits.size());
   digits.erase(0, first_nonzero);
   point -= static_cast<long long>(first_nonzero);
-  b.is_integer = true;
-  b.magnitude = 0;
-  b.beyond_u64 = false;
-  b.negative = false;
+  b = where_bound{b.value};
+  b.exact = true;
   if (digits.empty()) return;  // zero, of either sign
-  const long long integer_digits = point + exponent;
-  if (integer_digits <= 0 ||
-      (integer_digits < static_cast<long long>(digits.size()) &&
-       digits.find_first_not_of('0', static_cast<std::size_t>(integer_digits)) != std::string::npos)) {
-    b.is_integer = false;  // a fraction
-    return;
-  }
-  b.negative = negative;
+  // The integer part: the first point + exponent digits (zeros appended as the exponent asks).
+  const long long integer_digits = std::max(point + exponent, 0LL);
+  b.fractional = integer_digits < static_cast<long long>(digits.size()) &&
+                 digits.find_first_not_of('0', static_cast<std::size_t>(integer_digits)) != std::string::npos;
   if (integer_digits > 20) {
     b.beyond_u64 = true;
-    return;
+  } else {
+    digits.resize(static_cast<std::size_t>(integer_digits), '0');
+    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), b.magnitude);
+    if (digits.empty()) b.magnitude = 0;
+    b.beyond_u64 = r.ec == std::errc::result_out_of_range;
   }
-  digits.resize(static_cast<std::size_t>(integer_digits), '0');
-  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), b.magnitude);
-  b.beyond_u64 = r.ec == std::errc::result_out_of_range;
+  // The floor of a negative fraction is one further from zero than its integer part.
+  if (negative && b.fractional && !b.beyond_u64) {
+    if (b.magnitude == ~std::uint64_t{0}) b.beyond_u64 = true;
+    else ++b.magnitude;
+  }
+  b.negative = negative && (b.beyond_u64 || b.magnitude != 0);
 }
 
 where_bound parse_bound(std::string_view text, std::string_view whole) {
@@ -80,12 +80,12 @@ where_bound parse_bound(std::string_view text, std::string_view whole) {
   const auto rd = std::from_chars(first, last, b.value);
   if (text.empty() || rd.ptr != last || (rd.ec != std::errc() && rd.ec != std::errc::result_out_of_range))
     throw std::invalid_argument("--where '" + std::string(whole) + "': '" + std::string(text) + "' is not a number");
-  set_if_integer(std::string_view(first, static_cast<std::size_t>(last - first)), b);  // kept exactly for integer items
   // Out of range, from_chars leaves the value alone: take strtod's +-inf (or +-0 below the
   // smallest double), so '> 1e400' keeps nothing finite instead of comparing with 0. The text
   // is a well-formed decimal here, so strtod reads the same digits.
   if (rd.ec == std::errc::result_out_of_range) b.value = std::strtod(std::string(first, last).c_str(), nullptr);
   if (std::isnan(b.value)) throw std::invalid_argument("--where '" + std::string(whole) + "': cannot compare with NaN");
+  set_exact(std::string_view(first, static_cast<std::size_t>(last - first)), b);  // for integer items
   return b;
 }
 
@@ -119,7 +119,8 @@ where_predicate parse_where(std::string_view text) {
         p.hi_closed = range.back() == ']';
         p.lo = parse_bound(inside.substr(0, comma), whole);
         p.hi = parse_bound(inside.substr(comma + 1), whole);
-        const bool exact = p.lo.is_integer && p.hi.is_integer && !p.lo.beyond_u64 && !p.hi.beyond_u64;
+        const bool exact = p.lo.exact && p.hi.exact && !p.lo.fractional && !p.hi.fractional && !p.lo.beyond_u64 &&
+                           !p.hi.beyond_u64;
         const bool lo_above_hi =
             exact ? (p.lo.negative != p.hi.negative ? p.hi.negative
                                                     : (p.lo.negative ? p.lo.magnitude < p.hi.magnitude
@@ -139,7 +140,7 @@ where_predicate parse_where(std::string_view text) {
 
 std::string describe(const where_predicate& p) {
   const auto num = [](const where_bound& b) {
-    if (b.is_integer && !b.beyond_u64) return (b.negative ? "-" : "") + std::to_string(b.magnitude);
+    if (b.exact && !b.fractional && !b.beyond_u64) return (b.negative ? "-" : "") + std::to_string(b.magnitude);
     char buffer[64];
     const auto r = std::to_chars(buffer, buffer + sizeof buffer, b.value);
     return std::string(buffer, r.ptr);

@@ -1,7 +1,6 @@
 // The `--where` predicate: a small tagged functor, trivially copyable, that nvcc passes to the
 // compaction kernels and g++ uses in the host tests and CPU references. Integer items compare
-// exactly against bounds whose value is an integer, of any size (no rounding through double);
-// fractional bounds on integer items compare through double.
+// exactly against every finite bound, of any size or precision (no rounding through double).
 #pragma once
 
 #include <cstdint>
@@ -19,16 +18,19 @@ namespace upsweep::apps {
 
 enum class where_op : std::int32_t { lt, le, gt, ge, eq, ne, even, odd, finite, in_range };
 
-// A bound: the literal as a double, and exactly as a sign and a magnitude when its value is an
-// integer ("7", "-3.0", "1e3"). Integers of 2^64 or more in magnitude are `beyond_u64`: beyond
-// every integer item, on the side of their sign. (An int64 alone, as before, rounded literals
-// below INT64_MIN to -2^63 and then called INT64_MIN equal to them; found by fuzzing.)
+// A bound: the literal as a double (for float items), and exactly for integer items: the integer
+// `negative ? -magnitude : magnitude` is the literal, or its floor when the literal is
+// `fractional` ("7", "-3.0", "1e3" are integers; "2.5" is 2 and fractional, "-2.5" is -3 and
+// fractional). `beyond_u64`: that integer is 2^64 or more in magnitude, beyond every integer
+// item. Not `exact` for infinities. (Rounded through a double, as before, '> -9223372036854775877'
+// dropped INT64_MIN and '== 18446744073709551655.' matched 2^64 - 1; found by fuzzing.)
 struct where_bound {
   double value = 0;
-  std::uint64_t magnitude = 0;  // |literal| when is_integer and not beyond_u64
-  bool negative = false;        // never for zero
-  bool is_integer = false;
+  std::uint64_t magnitude = 0;
+  bool negative = false;  // never for zero
+  bool fractional = false;
   bool beyond_u64 = false;
+  bool exact = false;
 };
 
 struct where_predicate {
@@ -41,7 +43,7 @@ struct where_predicate {
   template <class T>
   UPSWEEP_HD static int compare(T x, const where_bound& b) {
     if constexpr (std::is_integral_v<T>) {
-      if (b.is_integer) {  // exact: signs first, then magnitudes
+      if (b.exact) {  // signs first, then magnitudes; a fractional bound lies just above its floor
         bool x_negative = false;
         std::uint64_t x_magnitude = static_cast<std::uint64_t>(x);
         if constexpr (std::is_signed_v<T>) {
@@ -51,7 +53,8 @@ struct where_predicate {
         if (x_negative != b.negative) return x_negative ? -1 : 1;
         const int by_magnitude =
             b.beyond_u64 ? -1 : (x_magnitude < b.magnitude ? -1 : (x_magnitude > b.magnitude ? 1 : 0));
-        return x_negative ? -by_magnitude : by_magnitude;
+        const int c = x_negative ? -by_magnitude : by_magnitude;
+        return b.fractional ? (c <= 0 ? -1 : 1) : c;
       }
     }
     const double d = static_cast<double>(x);
