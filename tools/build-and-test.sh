@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-needed=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 libcli11-dev libfmt-dev)
+# clang and libclang-rt-dev: the libFuzzer targets of tests/fuzz (ctest runs each briefly).
+needed=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 libcli11-dev libfmt-dev clang libclang-rt-dev)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

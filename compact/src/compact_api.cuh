@@ -72,6 +72,8 @@ inline constexpr long long gather_max_blocks = 4096;
 template <class T>
 cudaError_t unique_core(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
                         std::int64_t* d_num_selected, std::int64_t num_items, cudaStream_t stream) {
+  // The run-head flags read d_in[i - 1], which an in-place output may already have replaced.
+  if (d_temp_storage != nullptr && ranges_overlap(d_in, d_out, num_items)) return cudaErrorInvalidValue;
   return select_flagged<void>(d_temp_storage, temp_storage_bytes, d_in, run_head_flags<T>{d_in, 0}, d_out,
                               d_num_selected, num_items, stream);
 }
@@ -92,6 +94,10 @@ cudaError_t run_length_encode_core(void* d_temp_storage, std::size_t& temp_stora
   const std::size_t sizes[2] = {select_bytes, static_cast<std::size_t>(num_items) * sizeof(std::int64_t)};
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
   if (d_temp_storage == nullptr) return cudaSuccess;
+  if (num_items > 0 && (d_in == nullptr || d_unique_out == nullptr || d_run_lengths == nullptr))
+    return cudaErrorInvalidValue;
+  if (ranges_overlap(d_in, d_unique_out, num_items) || ranges_overlap(d_in, d_run_lengths, num_items))
+    return cudaErrorInvalidValue;  // the gather reads d_in after the select wrote its outputs
   auto* d_starts = static_cast<std::int64_t*>(allocations[1]);
   UPSWEEP_CUDA_RETURN(select_starts(allocations[0], d_starts));  // also writes *d_num_runs = 0 for n = 0
   if (num_items == 0) return cudaSuccess;

@@ -50,6 +50,7 @@ cudaError_t argsort_core(void* d_temp_storage, std::size_t& temp_storage_bytes, 
                                 static_cast<std::size_t>(num_items) * sizeof(Index)};
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
   if (d_temp_storage == nullptr || num_items == 0) return cudaSuccess;
+  if (d_keys_in == nullptr || d_indices_out == nullptr) return cudaErrorInvalidValue;  // before the first launch
   auto* d_iota = static_cast<Index*>(allocations[2]);
   const long long wanted = ceil_div<long long>(num_items, fill_block_threads);
   const unsigned grid = static_cast<unsigned>(wanted < fill_max_blocks ? wanted : fill_max_blocks);

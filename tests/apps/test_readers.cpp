@@ -194,6 +194,29 @@ TEST_F(Readers, NpyHeadersThatAreNotOneDimensionalLittleEndianAreRejected) {
             "the file holds u32, not i32");
 }
 
+// Found by the libFuzzer targets (tests/fuzz) or while writing them; each input is also in
+// tests/fuzz/corpus, replayed by ctest (fuzz_replay.*).
+TEST_F(Readers, CsvColumnIndexPastSizeTIsOutOfRangeNotACrash) {
+  const auto p = file("c.csv", "1,2,0\n1,2,115\n");
+  const auto e = error_of([&] { read_numbers(p, as(file_format::csv, element_type::u32, "14467444467440734444674407370")); });
+  EXPECT_EQ(e.message(), "column index 14467444467440734444674407370 out of range (3 columns, counted from 0)");
+}
+
+TEST_F(Readers, NpyCountWhoseByteSizeWrapsIsRejected) {
+  // 2^61 + 1 items of 8 bytes is 2^64 + 8 bytes: wrapped, it matched the 8 bytes of data.
+  const std::string dict = "{'descr': '<u8', 'fortran_order': False, 'shape': (2305843009213693953,), }\n";
+  std::string h = "\x93NUMPY";
+  h += '\x01';
+  h += '\x00';
+  h += static_cast<char>(dict.size());
+  h += '\x00';
+  const auto p = file("w.npy", h + dict + std::string(8, 'a'));
+  read_options o;
+  o.format = file_format::npy;
+  EXPECT_EQ(error_of([&] { read_numbers(p, o); }).message(),
+            "the header says 2305843009213693953 items (over 2^64 bytes) but the file holds 8 bytes of data");
+}
+
 using Writers = temp_dir;
 
 TEST_F(Writers, EveryFormatReadsBackTheSameValues) {
@@ -258,6 +281,71 @@ TEST(Where, LargeIntegersCompareExactly) {
   EXPECT_FALSE(parse_where("== 9007199254740993")(big - 1));
   EXPECT_TRUE(parse_where("> 9007199254740992")(std::uint64_t(big)));
   EXPECT_TRUE(parse_where("> 9223372036854775807")(std::numeric_limits<std::uint64_t>::max()));
+}
+
+// from_chars leaves its value alone out of range: '>= 1e400' compared with 0 (found writing
+// the --where fuzz target).
+TEST(Where, BoundsBeyondDoubleAreInfinitiesOrZeros) {
+  EXPECT_FALSE(parse_where(">= 1e400")(1.0));
+  EXPECT_TRUE(parse_where(">= 1e400")(std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(parse_where(">= 1e400")(std::numeric_limits<std::uint64_t>::max()));
+  EXPECT_TRUE(parse_where("> -1e400")(-1e308));
+  EXPECT_FALSE(parse_where("> -1e400")(-std::numeric_limits<double>::infinity()));
+  EXPECT_EQ(describe(parse_where("< 1e999")), "< inf");
+  EXPECT_TRUE(parse_where("> 1e-400")(std::numeric_limits<double>::denorm_min()));
+  EXPECT_FALSE(parse_where("> 1e-400")(0.0));
+  EXPECT_TRUE(parse_where("in [-1e400, 1e400)")(std::numeric_limits<double>::max()));
+}
+
+// Integer literals beyond int64 went through double: '> -9223372036854775877' rounded to -2^63
+// and dropped INT64_MIN (found by fuzz_where); '== 18446744073709551615' matched 2^64 - 2.
+TEST(Where, IntegerLiteralsBeyondInt64CompareExactly) {
+  const auto i64_min = std::numeric_limits<std::int64_t>::min();
+  const auto u64_max = std::numeric_limits<std::uint64_t>::max();
+  EXPECT_TRUE(parse_where("> -9223372036854775877")(i64_min));
+  EXPECT_FALSE(parse_where("< -9223372036854775877")(i64_min));
+  EXPECT_TRUE(parse_where("== -9223372036854775808")(i64_min));
+  EXPECT_TRUE(parse_where("== 18446744073709551615")(u64_max));
+  EXPECT_FALSE(parse_where("== 18446744073709551615")(u64_max - 1));
+  EXPECT_TRUE(parse_where("< 18446744073709551616")(u64_max));
+  EXPECT_TRUE(parse_where("< 100000000000000000000000")(u64_max));
+  EXPECT_TRUE(parse_where("> -100000000000000000000000")(i64_min));
+  EXPECT_FALSE(parse_where("> 18446744073709551615")(std::numeric_limits<std::int64_t>::max()));
+  EXPECT_TRUE(parse_where("in [18446744073709551614, 18446744073709551615]")(u64_max));
+  EXPECT_FALSE(parse_where("in [18446744073709551614, 18446744073709551615)")(u64_max));
+  EXPECT_TRUE(parse_where("== -0")(0));
+  EXPECT_EQ(describe(parse_where("> -0")), "> 0");
+  EXPECT_EQ(describe(parse_where(">= 18446744073709551615")), ">= 18446744073709551615");
+  EXPECT_THROW(parse_where("in [9007199254740993, 9007199254740992)"), std::invalid_argument)
+      << "empty, though the bounds are one double";
+  EXPECT_THROW(parse_where("> +-1"), std::invalid_argument);
+  // Integers by value, whatever the spelling (fuzz_where: "18446744073709551655." matched 2^64 - 1).
+  EXPECT_FALSE(parse_where("== 18446744073709551655.")(u64_max));
+  EXPECT_TRUE(parse_where("== 18446744073709551615.000")(u64_max));
+  EXPECT_FALSE(parse_where("== 18446744073709551615.000")(u64_max - 1));
+  EXPECT_TRUE(parse_where("== 1.8446744073709551615e19")(u64_max));
+  EXPECT_TRUE(parse_where("== 9007199254740993e0")(std::int64_t{9007199254740993}));
+  EXPECT_TRUE(parse_where("<= -92233720368547758.08e2")(i64_min));
+  EXPECT_FALSE(parse_where("< -92233720368547758.08e2")(i64_min));
+  EXPECT_EQ(describe(parse_where("> 2.5e1")), "> 25");
+  EXPECT_EQ(describe(parse_where("> 2.55e1")), "> 25.5");
+  EXPECT_TRUE(parse_where("> 2.55e1")(26));
+  EXPECT_FALSE(parse_where("> 2.55e1")(25));
+  EXPECT_EQ(describe(parse_where("== -0.0e5")), "== 0");
+  // Fractions too, by their exact floor (fuzz_where: '<= -9223372036854775802.000007' rounded to
+  // -2^63 and took INT64_MIN + 1 for equal to it).
+  EXPECT_TRUE(parse_where("<= -9223372036854775802.000007")(i64_min + 1));
+  EXPECT_FALSE(parse_where("<= -9223372036854775802.000007")(i64_min + 6));
+  EXPECT_TRUE(parse_where("<= -9223372036854775802.000007")(i64_min + 5));
+  EXPECT_TRUE(parse_where("> 18446744073709551614.5")(u64_max));
+  EXPECT_FALSE(parse_where("> 18446744073709551614.5")(u64_max - 1));
+  EXPECT_FALSE(parse_where("== 2.5")(2));
+  EXPECT_TRUE(parse_where("> -0.5")(0));
+  EXPECT_FALSE(parse_where("> -0.5")(-1));
+  EXPECT_TRUE(parse_where("in (-1.5, 0.5)")(-1));
+  EXPECT_FALSE(parse_where("in (-1.5, 0.5)")(1));
+  EXPECT_TRUE(parse_where("< 1e-300")(0));
+  EXPECT_FALSE(parse_where("> 1e-300")(0));
 }
 
 TEST(Where, NamedTests) {

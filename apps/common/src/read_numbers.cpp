@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -190,8 +191,10 @@ number_array parse_csv(std::string_view bytes, const std::string& name, element_
         if (header && named != fields.end()) {
           index = static_cast<std::size_t>(named - fields.begin());
         } else if (all_digits(column)) {
-          index = std::stoul(column);
-          if (index >= fields.size())
+          // from_chars, not stoul: an index past size_t is out of range like any other, not an
+          // uncaught std::out_of_range (found by fuzzing).
+          const auto parsed = std::from_chars(column.data(), column.data() + column.size(), index);
+          if (parsed.ec != std::errc() || index >= fields.size())
             throw input_error(name, lines.number, 0,
                               "column index " + column + " out of range (" + std::to_string(fields.size()) +
                                   " columns, counted from 0)");
@@ -280,11 +283,14 @@ class npy_dict_parser {
     h.type = descr_type(descr);
     h.count = shape[0];
     h.data_offset = data_offset;
-    const std::size_t need = static_cast<std::size_t>(h.count) * type_size(h.type);
-    if (file_size - data_offset != need)
-      throw input_error(name_, "the header says " + std::to_string(h.count) + " items (" + std::to_string(need) +
-                                   " bytes) but the file holds " + std::to_string(file_size - data_offset) +
-                                   " bytes of data");
+    const std::size_t item_bytes = type_size(h.type), have = file_size - data_offset;
+    // Compared by division: count * item_bytes can wrap (2^61 + 1 items of u8 claim 8 bytes).
+    if (have % item_bytes != 0 || static_cast<std::size_t>(h.count) != have / item_bytes) {
+      const bool fits = static_cast<std::size_t>(h.count) <= SIZE_MAX / item_bytes;
+      const std::string need = fits ? std::to_string(static_cast<std::size_t>(h.count) * item_bytes) : "over 2^64";
+      throw input_error(name_, "the header says " + std::to_string(h.count) + " items (" + need +
+                                   " bytes) but the file holds " + std::to_string(have) + " bytes of data");
+    }
     return h;
   }
 

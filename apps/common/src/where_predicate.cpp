@@ -1,9 +1,12 @@
 // The `--where` parser: a comparison with a number, a named test, or an interval.
 #include <upsweep/apps/where_predicate.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 namespace upsweep::apps {
 namespace {
@@ -14,24 +17,75 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// Sets b's exact form from the decimal literal `s` (already checked by from_chars): the integer
+// it is, "12", "-3.0", "1e3", "2.50e1" alike, or its floor and `fractional`. Exact decimal
+// arithmetic on the digits, no double involved.
+void set_exact(std::string_view s, where_bound& b) {
+  const bool negative = !s.empty() && s.front() == '-';
+  if (negative) s.remove_prefix(1);
+  std::string digits;
+  long long point = -1;  // digits before the decimal point
+  std::size_t i = 0;
+  for (; i < s.size(); ++i) {
+    if (s[i] >= '0' && s[i] <= '9') digits += s[i];
+    else if (s[i] == '.' && point < 0) point = static_cast<long long>(digits.size());
+    else break;
+  }
+  if (digits.empty()) return;  // inf
+  if (point < 0) point = static_cast<long long>(digits.size());
+  long long exponent = 0;
+  if (i < s.size()) {
+    if (s[i] != 'e' && s[i] != 'E') return;
+    std::string_view e = s.substr(i + 1);
+    const bool e_negative = !e.empty() && e.front() == '-';
+    if (!e.empty() && (e.front() == '-' || e.front() == '+')) e.remove_prefix(1);
+    const auto r = std::from_chars(e.data(), e.data() + e.size(), exponent);
+    if (r.ptr != e.data() + e.size()) return;
+    if (r.ec == std::errc::result_out_of_range) exponent = 1'000'000'000;  // no literal has that many digits
+    exponent = std::min(exponent, 1'000'000'000LL);
+    if (e_negative) exponent = -exponent;
+  }
+  const std::size_t first_nonzero = std::min(digits.find_first_not_of('0'), digits.size());
+  digits.erase(0, first_nonzero);
+  point -= static_cast<long long>(first_nonzero);
+  b = where_bound{b.value};
+  b.exact = true;
+  if (digits.empty()) return;  // zero, of either sign
+  // The integer part: the first point + exponent digits (zeros appended as the exponent asks).
+  const long long integer_digits = std::max(point + exponent, 0LL);
+  b.fractional = integer_digits < static_cast<long long>(digits.size()) &&
+                 digits.find_first_not_of('0', static_cast<std::size_t>(integer_digits)) != std::string::npos;
+  if (integer_digits > 20) {
+    b.beyond_u64 = true;
+  } else {
+    digits.resize(static_cast<std::size_t>(integer_digits), '0');
+    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), b.magnitude);
+    if (digits.empty()) b.magnitude = 0;
+    b.beyond_u64 = r.ec == std::errc::result_out_of_range;
+  }
+  // The floor of a negative fraction is one further from zero than its integer part.
+  if (negative && b.fractional && !b.beyond_u64) {
+    if (b.magnitude == ~std::uint64_t{0}) b.beyond_u64 = true;
+    else ++b.magnitude;
+  }
+  b.negative = negative && (b.beyond_u64 || b.magnitude != 0);
+}
+
 where_bound parse_bound(std::string_view text, std::string_view whole) {
   text = trim(text);
   const char* first = text.data();
   const char* last = first + text.size();
-  if (first != last && *first == '+') ++first;
+  if (first != last && *first == '+' && (last - first == 1 || first[1] != '-')) ++first;  // not "+-1"
   where_bound b;
-  std::int64_t i = 0;
-  const auto ri = std::from_chars(first, last, i);
-  if (ri.ec == std::errc() && ri.ptr == last) {
-    b.is_integer = true;
-    b.integer = i;
-    b.value = static_cast<double>(i);
-    return b;
-  }
   const auto rd = std::from_chars(first, last, b.value);
   if (text.empty() || rd.ptr != last || (rd.ec != std::errc() && rd.ec != std::errc::result_out_of_range))
     throw std::invalid_argument("--where '" + std::string(whole) + "': '" + std::string(text) + "' is not a number");
+  // Out of range, from_chars leaves the value alone: take strtod's +-inf (or +-0 below the
+  // smallest double), so '> 1e400' keeps nothing finite instead of comparing with 0. The text
+  // is a well-formed decimal here, so strtod reads the same digits.
+  if (rd.ec == std::errc::result_out_of_range) b.value = std::strtod(std::string(first, last).c_str(), nullptr);
   if (std::isnan(b.value)) throw std::invalid_argument("--where '" + std::string(whole) + "': cannot compare with NaN");
+  set_exact(std::string_view(first, static_cast<std::size_t>(last - first)), b);  // for integer items
   return b;
 }
 
@@ -65,7 +119,14 @@ where_predicate parse_where(std::string_view text) {
         p.hi_closed = range.back() == ']';
         p.lo = parse_bound(inside.substr(0, comma), whole);
         p.hi = parse_bound(inside.substr(comma + 1), whole);
-        if (p.lo.value > p.hi.value)
+        const bool exact = p.lo.exact && p.hi.exact && !p.lo.fractional && !p.hi.fractional && !p.lo.beyond_u64 &&
+                           !p.hi.beyond_u64;
+        const bool lo_above_hi =
+            exact ? (p.lo.negative != p.hi.negative ? p.hi.negative
+                                                    : (p.lo.negative ? p.lo.magnitude < p.hi.magnitude
+                                                                     : p.lo.magnitude > p.hi.magnitude))
+                  : p.lo.value > p.hi.value;
+        if (lo_above_hi)
           throw std::invalid_argument("--where '" + std::string(whole) + "': the interval is empty (lower bound above upper)");
         return p;
       }
@@ -79,7 +140,7 @@ where_predicate parse_where(std::string_view text) {
 
 std::string describe(const where_predicate& p) {
   const auto num = [](const where_bound& b) {
-    if (b.is_integer) return std::to_string(b.integer);
+    if (b.exact && !b.fractional && !b.beyond_u64) return (b.negative ? "-" : "") + std::to_string(b.magnitude);
     char buffer[64];
     const auto r = std::to_chars(buffer, buffer + sizeof buffer, b.value);
     return std::string(buffer, r.ptr);

@@ -42,6 +42,7 @@ template <class Policy = void, class InputIt, class FlagIt, class OutputIt>
 cudaError_t select_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, FlagIt d_flags,
                            OutputIt d_out, std::int64_t* d_num_selected, std::int64_t num_items,
                            cudaStream_t stream = 0) {
+  if (d_temp_storage != nullptr && num_items > 0 && detail::is_null(d_flags)) return cudaErrorInvalidValue;
   return detail::dispatch_select<detail::select_policy_t<Policy, InputIt>, detail::select_output::survivors>(
       d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items,
       detail::stencil_flags<FlagIt>{d_flags}, stream);

@@ -1,7 +1,6 @@
 // The `--where` predicate: a small tagged functor, trivially copyable, that nvcc passes to the
 // compaction kernels and g++ uses in the host tests and CPU references. Integer items compare
-// exactly against integer literals (no rounding through double); fractional bounds on integer
-// items compare through double.
+// exactly against every finite bound, of any size or precision (no rounding through double).
 #pragma once
 
 #include <cstdint>
@@ -19,11 +18,19 @@ namespace upsweep::apps {
 
 enum class where_op : std::int32_t { lt, le, gt, ge, eq, ne, even, odd, finite, in_range };
 
-// A bound: the literal as a double, and exactly as an int64 when it is an integer literal that fits.
+// A bound: the literal as a double (for float items), and exactly for integer items: the integer
+// `negative ? -magnitude : magnitude` is the literal, or its floor when the literal is
+// `fractional` ("7", "-3.0", "1e3" are integers; "2.5" is 2 and fractional, "-2.5" is -3 and
+// fractional). `beyond_u64`: that integer is 2^64 or more in magnitude, beyond every integer
+// item. Not `exact` for infinities. (Rounded through a double, as before, '> -9223372036854775877'
+// dropped INT64_MIN and '== 18446744073709551655.' matched 2^64 - 1; found by fuzzing.)
 struct where_bound {
   double value = 0;
-  std::int64_t integer = 0;
-  bool is_integer = false;
+  std::uint64_t magnitude = 0;
+  bool negative = false;  // never for zero
+  bool fractional = false;
+  bool beyond_u64 = false;
+  bool exact = false;
 };
 
 struct where_predicate {
@@ -36,15 +43,18 @@ struct where_predicate {
   template <class T>
   UPSWEEP_HD static int compare(T x, const where_bound& b) {
     if constexpr (std::is_integral_v<T>) {
-      if (b.is_integer) {
-        if constexpr (std::is_unsigned_v<T>) {
-          if (b.integer < 0) return 1;
-          const auto u = static_cast<std::uint64_t>(b.integer);
-          return static_cast<std::uint64_t>(x) < u ? -1 : (static_cast<std::uint64_t>(x) > u ? 1 : 0);
-        } else {
-          const auto s = static_cast<std::int64_t>(x);
-          return s < b.integer ? -1 : (s > b.integer ? 1 : 0);
+      if (b.exact) {  // signs first, then magnitudes; a fractional bound lies just above its floor
+        bool x_negative = false;
+        std::uint64_t x_magnitude = static_cast<std::uint64_t>(x);
+        if constexpr (std::is_signed_v<T>) {
+          x_negative = x < 0;
+          if (x_negative) x_magnitude = std::uint64_t{0} - static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
         }
+        if (x_negative != b.negative) return x_negative ? -1 : 1;
+        const int by_magnitude =
+            b.beyond_u64 ? -1 : (x_magnitude < b.magnitude ? -1 : (x_magnitude > b.magnitude ? 1 : 0));
+        const int c = x_negative ? -by_magnitude : by_magnitude;
+        return b.fractional ? (c <= 0 ? -1 : 1) : c;
       }
     }
     const double d = static_cast<double>(x);

@@ -6,6 +6,7 @@
 #include <upsweep/compact/detail/select_tuning.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
+#include <upsweep/util/arguments.hpp>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
@@ -44,6 +45,15 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
   if (d_temp_storage == nullptr) return cudaSuccess;
   if (d_num_selected == nullptr) return cudaErrorInvalidValue;
+  if (num_items > 0 && is_null(d_in)) return cudaErrorInvalidValue;
+  if constexpr (Output != select_output::count_only) {
+    if (num_items > 0 && is_null(d_out)) return cudaErrorInvalidValue;
+    // Survivors may go in place (each lands at or before its own index); partition's rejected
+    // tail lands past it, so its output may not touch the input at all.
+    const bool bad_overlap = Output == select_output::partitioned ? ranges_overlap(d_in, d_out, num_items)
+                                                                   : ranges_overlap_partly(d_in, d_out, num_items);
+    if (bad_overlap) return cudaErrorInvalidValue;
+  }
   // No tile writes the count when there is none; the memset keeps n = 0 graph-capturable too.
   if (num_items == 0) return cudaMemsetAsync(d_num_selected, 0, sizeof(std::int64_t), stream);
 

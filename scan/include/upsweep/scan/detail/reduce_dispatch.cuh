@@ -6,6 +6,7 @@
 #include <upsweep/scan/detail/reduce_kernels.cuh>
 #include <upsweep/scan/detail/reduce_tuning.cuh>
 #include <upsweep/util/arch.cuh>
+#include <upsweep/util/arguments.hpp>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/maybe.cuh>
 #include <upsweep/util/occupancy.hpp>
@@ -43,6 +44,7 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
   const std::size_t sizes[1] = {reduce_partials_bytes<Policy, Acc>(num_items)};
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
   if (d_temp_storage == nullptr) return cudaSuccess;
+  if (d_out == nullptr || (num_items > 0 && is_null(d_in))) return cudaErrorInvalidValue;  // n = 0 writes init
 
   const maybe<Acc> with_init = {init, true};
   if (num_items <= Policy::single_block_max_items) {  // n == 0 too: the result is init

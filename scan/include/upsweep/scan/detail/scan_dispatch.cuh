@@ -6,6 +6,7 @@
 #include <upsweep/scan/detail/scan_tuning.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
+#include <upsweep/util/arguments.hpp>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/maybe.cuh>
 #include <upsweep/util/occupancy.hpp>
@@ -71,6 +72,7 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
   const std::size_t sizes[1] = {scan_state_bytes<Policy, Acc>(num_items)};
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
   if (d_temp_storage == nullptr || num_items == 0) return cudaSuccess;
+  if (is_null(d_in) || is_null(d_out) || ranges_overlap_partly(d_in, d_out, num_items)) return cudaErrorInvalidValue;
 
   if (runs_in_one_block<Policy>(num_items)) {
     single_block_scan_kernel<Policy, Exclusive><<<1, Policy::block_threads, 0, stream>>>(d_in, d_out, num_items, op,

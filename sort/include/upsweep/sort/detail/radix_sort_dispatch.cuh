@@ -7,6 +7,7 @@
 #include <upsweep/sort/detail/radix_sort_tuning.cuh>
 #include <upsweep/sort/radix_traits.cuh>
 #include <upsweep/util/arch.cuh>
+#include <upsweep/util/arguments.hpp>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
@@ -69,6 +70,12 @@ cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_
   };
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
   if (d_temp_storage == nullptr || num_items == 0) return cudaSuccess;
+  if (d_keys_in == nullptr || d_keys_out == nullptr || ranges_overlap_partly(d_keys_in, d_keys_out, num_items))
+    return cudaErrorInvalidValue;
+  if constexpr (has_values) {
+    if (d_values_in == nullptr || d_values_out == nullptr || ranges_overlap_partly(d_values_in, d_values_out, num_items))
+      return cudaErrorInvalidValue;
+  }
 
   if (begin_bit == end_bit) {  // no bit to sort by: every key is equal, stability keeps the input
     UPSWEEP_CUDA_RETURN(copy_if_distinct(d_keys_out, d_keys_in, num_items, stream));

@@ -1,0 +1,689 @@
+// upsweep-soak: random configurations of every primitive (scan, reduce, sort, select, partition,
+// unique, run-length encoding, histogram) over types, sizes, distributions, operators, in place
+// or not, core or convenience layer, run for a given time and checked against a CPU reference
+// (sorts also against CUB). One line per thousand configurations; on the first mismatch, the
+// configuration and a command that replays it, and exit 1. Issue 9.
+//   upsweep-soak [--seconds N] [--seed S] [--max-n N] [--only INDEX]
+#include <upsweep/compact.hpp>
+#include <upsweep/histogram.hpp>
+#include <upsweep/histogram/bin_index.cuh>
+#include <upsweep/scan.hpp>
+#include <upsweep/sort.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+// ---- configurations ---------------------------------------------------------------------------
+
+enum class primitive { inclusive_sum, exclusive_sum, reduce, sort_keys, sort_pairs, select_if, partition, unique,
+                       run_length_encode, histogram_even, histogram_range, count };
+const char* const primitive_names[] = {"inclusive_sum", "exclusive_sum", "reduce", "sort_keys", "sort_pairs",
+                                       "select_if", "partition", "unique", "run_length_encode", "histogram_even",
+                                       "histogram_range"};
+enum class type_id { u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, count };
+const char* const type_names[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
+enum class distribution { uniform, small, few_unique, sorted, reverse, all_equal, specials, count };
+const char* const distribution_names[] = {"uniform", "small", "few-unique", "sorted", "reverse", "all-equal",
+                                          "specials"};
+
+struct config {
+  std::uint64_t seed = 0, index = 0;
+  primitive prim{};
+  type_id type{};
+  distribution dist{};
+  std::int64_t n = 0;
+  int variant = 0;  // reduce: sum/min/max; sort: direction; select: the predicate; histogram: bins
+  bool in_place = false;
+  bool core = true;  // core layer (caller storage) or convenience layer
+  int begin_bit = 0, end_bit = 0;
+  std::int64_t offset = 0;  // items the data starts past an aligned allocation
+
+  std::string describe() const {
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "#%" PRIu64 " %s %s n=%" PRId64 " dist=%s variant=%d %s %s layer bits=[%d,%d) offset=%" PRId64,
+                  index, primitive_names[static_cast<int>(prim)], type_names[static_cast<int>(type)], n,
+                  distribution_names[static_cast<int>(dist)], variant, in_place ? "in-place" : "out-of-place",
+                  core ? "core" : "convenience", begin_bit, end_bit, offset);
+    return text;
+  }
+};
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+int key_bits(type_id t) {
+  static const int bits[] = {8, 16, 32, 64, 8, 16, 32, 64, 32, 64};
+  return bits[static_cast<int>(t)];
+}
+
+// Configuration `index` of the run with `seed`: a pure function of both, so --only replays it.
+config make_config(std::uint64_t seed, std::uint64_t index, std::int64_t max_n) {
+  std::mt19937_64 rng(mix(seed ^ mix(index)));
+  config c;
+  c.seed = seed;
+  c.index = index;
+  c.prim = static_cast<primitive>(rng() % static_cast<int>(primitive::count));
+  c.type = static_cast<type_id>(rng() % static_cast<int>(type_id::count));
+  if (c.prim == primitive::inclusive_sum || c.prim == primitive::exclusive_sum || c.prim == primitive::reduce) {
+    static const type_id scan_types[] = {type_id::i32, type_id::u32, type_id::i64, type_id::u64, type_id::f32,
+                                         type_id::f64};
+    c.type = scan_types[rng() % 6];
+  }
+  c.dist = static_cast<distribution>(rng() % static_cast<int>(distribution::count));
+  // Sizes: log-uniform up to max_n, often right at or beside a power of two (tile edges).
+  const double log_n = std::log2(static_cast<double>(max_n)) * std::uniform_real_distribution<double>(0, 1)(rng);
+  c.n = static_cast<std::int64_t>(std::exp2(log_n)) - 1;
+  if (rng() % 4 == 0) c.n = (std::int64_t{1} << (rng() % static_cast<int>(std::log2(static_cast<double>(max_n)) + 1))) +
+                            static_cast<std::int64_t>(rng() % 3) - 1;
+  c.n = std::clamp<std::int64_t>(c.n, 0, max_n);
+  c.variant = static_cast<int>(rng() % 6);
+  c.in_place = rng() % 3 == 0 && c.prim != primitive::partition && c.prim != primitive::unique &&
+               c.prim != primitive::run_length_encode && c.prim != primitive::reduce &&
+               c.prim != primitive::histogram_even && c.prim != primitive::histogram_range;
+  c.core = rng() % 2 == 0;
+  const int bits = key_bits(c.type);
+  c.begin_bit = 0;
+  c.end_bit = bits;
+  if (rng() % 4 == 0) {  // a bit window, sometimes empty
+    c.begin_bit = static_cast<int>(rng() % (bits + 1));
+    c.end_bit = c.begin_bit + static_cast<int>(rng() % (bits - c.begin_bit + 1));
+  }
+  c.offset = rng() % 4 == 0 ? static_cast<std::int64_t>(rng() % 4) : 0;
+  return c;
+}
+
+// ---- data ---------------------------------------------------------------------------------------
+
+template <class T>
+std::vector<T> make_data(const config& c, std::mt19937_64& rng, bool finite_only, bool scan_safe) {
+  std::vector<T> v(static_cast<std::size_t>(c.n));
+  const auto random_value = [&]() -> T {
+    const std::uint64_t r = rng();
+    if (scan_safe || c.dist == distribution::small) {  // small magnitudes: float sums stay near exact
+      if constexpr (std::is_floating_point_v<T>) return static_cast<T>(static_cast<std::int64_t>(r % 2001) - 1000) / 8;
+      else if constexpr (std::is_signed_v<T>) return static_cast<T>(static_cast<std::int64_t>(r % 201) - 100);
+      else return static_cast<T>(r % 201);
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (c.dist == distribution::specials && r % 8 == 0) {
+        const T specials[] = {T(0), -T(0), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
+                              std::numeric_limits<T>::quiet_NaN(), -std::numeric_limits<T>::quiet_NaN(),
+                              std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::max()};
+        const T s = specials[(r >> 8) % 8];
+        return finite_only && !std::isfinite(s) ? T(1) : s;
+      }
+      return static_cast<T>(std::ldexp(static_cast<double>(static_cast<std::int64_t>(r >> 11) - (std::int64_t{1} << 52)),
+                                       static_cast<int>((r >> 3) % 40) - 60));
+    } else {
+      T x;
+      std::memcpy(&x, &r, sizeof x);
+      return x;
+    }
+  };
+  switch (c.dist) {
+    case distribution::few_unique: {
+      T pool[16];
+      for (auto& p : pool) p = random_value();
+      for (auto& x : v) x = pool[rng() % 16];
+      break;
+    }
+    case distribution::all_equal: {
+      const T x0 = random_value();
+      std::fill(v.begin(), v.end(), x0);
+      break;
+    }
+    default:
+      for (auto& x : v) x = random_value();
+  }
+  if (c.dist == distribution::sorted || c.dist == distribution::reverse) {
+    if constexpr (std::is_floating_point_v<T>) {
+      std::sort(v.begin(), v.end(), [](T a, T b) { return a < b; });  // NaNs make it only partly sorted: fine
+    } else {
+      std::sort(v.begin(), v.end());
+    }
+    if (c.dist == distribution::reverse) std::reverse(v.begin(), v.end());
+  }
+  return v;
+}
+
+// ---- device plumbing --------------------------------------------------------------------------
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) throw upsweep::cuda_error(status, what, __FILE__, __LINE__);
+}
+
+constexpr std::int64_t guard_items = 64;
+constexpr unsigned char poison = 0xab;
+
+// Buffers reused by every configuration: max_n + slack items of up to 8 bytes each.
+struct device_arena {
+  std::int64_t capacity_bytes = 0;
+  unsigned char *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr, *temp = nullptr;
+  std::size_t temp_bytes = 0;
+  std::int64_t* count = nullptr;
+
+  explicit device_arena(std::int64_t max_n) {
+    capacity_bytes = (std::max<std::int64_t>(max_n, 4096) + guard_items + 8) * 8;  // 4096: bin edges
+    for (unsigned char** p : {&a, &b, &c, &d}) check(cudaMalloc(p, static_cast<std::size_t>(capacity_bytes)), "cudaMalloc");
+    check(cudaMalloc(&count, 2 * sizeof(std::int64_t)), "cudaMalloc");
+  }
+  ~device_arena() {
+    for (void* p : {static_cast<void*>(a), static_cast<void*>(b), static_cast<void*>(c), static_cast<void*>(d),
+                    static_cast<void*>(temp), static_cast<void*>(count)})
+      cudaFree(p);
+  }
+  void* temporary(std::size_t bytes) {
+    if (bytes > temp_bytes) {
+      check(cudaFree(temp), "cudaFree");
+      temp = nullptr;
+      check(cudaMalloc(&temp, bytes), "cudaMalloc temporary");
+      temp_bytes = bytes;
+    }
+    return temp;
+  }
+};
+
+template <class T>
+T* upload_at(unsigned char* base, std::int64_t offset, const std::vector<T>& host) {
+  T* d = reinterpret_cast<T*>(base) + offset;
+  check(cudaMemset(base, poison, static_cast<std::size_t>((offset + static_cast<std::int64_t>(host.size()) + guard_items) * sizeof(T))), "cudaMemset");
+  if (!host.empty()) check(cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy H2D");
+  return d;
+}
+template <class T>
+T* poisoned_at(unsigned char* base, std::int64_t offset, std::int64_t n) {
+  check(cudaMemset(base, poison, static_cast<std::size_t>((offset + n + guard_items) * sizeof(T))), "cudaMemset");
+  return reinterpret_cast<T*>(base) + offset;
+}
+template <class T>
+std::vector<T> download(const T* d, std::int64_t n) {
+  std::vector<T> h(static_cast<std::size_t>(n));
+  check(cudaDeviceSynchronize(), "the configuration's kernels");
+  if (n > 0) check(cudaMemcpy(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+  return h;
+}
+// The guard past an output of n items must still hold the poison.
+template <class T>
+bool guard_intact(const T* d, std::int64_t n) {
+  std::vector<unsigned char> g(guard_items * sizeof(T));
+  check(cudaMemcpy(g.data(), d + n, g.size(), cudaMemcpyDeviceToHost), "cudaMemcpy guard");
+  return std::all_of(g.begin(), g.end(), [](unsigned char x) { return x == poison; });
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+// Runs a core-layer call through the arena's temporary storage, or the convenience form.
+template <class Core, class Convenience>
+void call(const config& c, device_arena& arena, Core&& core, Convenience&& convenience) {
+  if (c.core) {
+    std::size_t bytes = 0;
+    check(core(nullptr, bytes), "size query");
+    check(core(arena.temporary(bytes), bytes), "core call");
+  } else {
+    convenience();
+  }
+}
+
+// ---- references and checks, one per primitive --------------------------------------------------
+
+template <class T>
+using ordered_t = std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                  std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+
+// CUB's radix order: signed integers with the sign bit flipped, floats twiddled (-0.0 before +0.0
+// in bits, but the sort treats them as equal: it maps -0.0 to +0.0 first, like CUB).
+template <class T>
+ordered_t<T> ordered_bits(T x) {
+  using U = ordered_t<T>;
+  constexpr U sign = U(U(1) << (8 * sizeof(T) - 1));
+  if constexpr (std::is_floating_point_v<T>) {
+    if (x == T(0)) x = T(0);
+    U u;
+    std::memcpy(&u, &x, sizeof u);
+    return (u & sign) ? U(~u) : U(u | sign);
+  } else {
+    U u;
+    std::memcpy(&u, &x, sizeof u);
+    return std::is_signed_v<T> ? U(u ^ sign) : u;
+  }
+}
+
+template <class T>
+std::string check_scan(const config& c, device_arena& arena, std::mt19937_64& rng) {
+  const auto in = make_data<T>(c, rng, true, true);
+  const T* d_in = upload_at(arena.a, c.offset, in);
+  T* d_out = c.in_place ? const_cast<T*>(d_in) : poisoned_at<T>(arena.b, c.offset, c.n);
+  const bool inclusive = c.prim == primitive::inclusive_sum;
+  call(c, arena,
+       [&](void* t, std::size_t& b) {
+         return inclusive ? upsweep::inclusive_sum(t, b, d_in, d_out, c.n) : upsweep::exclusive_sum(t, b, d_in, d_out, c.n);
+       },
+       [&] { inclusive ? upsweep::inclusive_sum(d_in, d_out, c.n) : upsweep::exclusive_sum(d_in, d_out, c.n); });
+  const auto got = download(d_out, c.n);
+  // The reference in the type, wrapping for integers (through unsigned), in double for floats.
+  std::vector<double> expected_f(in.size());
+  std::vector<T> expected(in.size());
+  using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, ordered_t<T>>;
+  acc_t running{};
+  double magnitude = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (!inclusive) expected_f[i] = static_cast<double>(running), expected[i] = static_cast<T>(running);
+    running = static_cast<acc_t>(running + static_cast<acc_t>(in[i]));
+    magnitude += std::fabs(static_cast<double>(in[i]));
+    if (inclusive) expected_f[i] = static_cast<double>(running), expected[i] = static_cast<T>(running);
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    const double bound = static_cast<double>(c.n) * std::numeric_limits<T>::epsilon() * magnitude + 1e-30;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      if (!(std::fabs(static_cast<double>(got[i]) - expected_f[i]) <= bound))
+        return "item " + std::to_string(i) + ": got " + std::to_string(got[i]) + ", expected about " +
+               std::to_string(expected_f[i]);
+  } else {
+    if (!same_bits(got, expected)) return "differs from the CPU scan";
+  }
+  if (!guard_intact(d_out, c.n)) return "wrote past the end of the output";
+  return {};
+}
+
+template <class T>
+std::string check_reduce(const config& c, device_arena& arena, std::mt19937_64& rng) {
+  const auto in = make_data<T>(c, rng, true, c.variant % 3 == 0);
+  const T* d_in = upload_at(arena.a, c.offset, in);
+  T* d_out = poisoned_at<T>(arena.b, 0, 1);
+  const int op = c.variant % 3;  // sum, min, max
+  call(c, arena,
+       [&](void* t, std::size_t& b) {
+         return op == 0 ? upsweep::reduce_sum(t, b, d_in, d_out, c.n)
+                        : op == 1 ? upsweep::reduce_min(t, b, d_in, d_out, c.n) : upsweep::reduce_max(t, b, d_in, d_out, c.n);
+       },
+       [&] {
+         op == 0 ? upsweep::reduce_sum(d_in, d_out, c.n)
+                 : op == 1 ? upsweep::reduce_min(d_in, d_out, c.n) : upsweep::reduce_max(d_in, d_out, c.n);
+       });
+  const T got = download(d_out, 1)[0];
+  if (op == 0) {
+    using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, ordered_t<T>>;
+    acc_t sum{};
+    double magnitude = 0;
+    for (T x : in) sum = static_cast<acc_t>(sum + static_cast<acc_t>(x)), magnitude += std::fabs(static_cast<double>(x));
+    if constexpr (std::is_floating_point_v<T>) {
+      const double bound = static_cast<double>(c.n) * std::numeric_limits<T>::epsilon() * magnitude + 1e-30;
+      if (!(std::fabs(static_cast<double>(got) - sum) <= bound)) return "sum " + std::to_string(got) + ", expected about " + std::to_string(sum);
+    } else if (got != static_cast<T>(sum)) {
+      return "sum " + std::to_string(got) + ", expected " + std::to_string(static_cast<T>(sum));
+    }
+    return {};
+  }
+  T expected = op == 1 ? (std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max())
+                       : (std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest());
+  for (T x : in) expected = op == 1 ? (x < expected ? x : expected) : (expected < x ? x : expected);
+  if (!(got == expected)) return "got " + std::to_string(got) + ", expected " + std::to_string(expected);
+  return {};
+}
+
+// CUB's sort of the same keys (and index values), for the two key types where it is instantiated.
+template <class T>
+bool cub_sort(const config& c, const T* d_keys, T* d_keys_out, const std::uint32_t* d_values, std::uint32_t* d_values_out,
+              device_arena& arena) {
+  if constexpr (std::is_same_v<T, std::uint32_t> || std::is_same_v<T, float>) {
+    const bool descending = c.variant % 2 == 1;
+    std::size_t bytes = 0;
+    const auto run = [&](void* t) {
+      return descending ? cub::DeviceRadixSort::SortPairsDescending(t, bytes, d_keys, d_keys_out, d_values, d_values_out,
+                                                                     c.n, c.begin_bit, c.end_bit)
+                        : cub::DeviceRadixSort::SortPairs(t, bytes, d_keys, d_keys_out, d_values, d_values_out, c.n,
+                                                          c.begin_bit, c.end_bit);
+    };
+    check(run(nullptr), "cub size query");
+    check(run(arena.temporary(bytes)), "cub::DeviceRadixSort");
+    return true;
+  } else {
+    return false;
+  }
+}
+
+template <class T>
+std::string check_sort(const config& c, device_arena& arena, std::mt19937_64& rng) {
+  const auto keys = make_data<T>(c, rng, false, false);
+  const bool pairs = c.prim == primitive::sort_pairs, descending = c.variant % 2 == 1;
+  std::vector<std::uint32_t> ids(keys.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::uint32_t>(i);
+  T* d_keys = upload_at(arena.a, c.offset, keys);
+  std::uint32_t* d_ids = upload_at(arena.c, c.offset, ids);
+  T* d_out = c.in_place ? d_keys : poisoned_at<T>(arena.b, c.offset, c.n);
+  std::uint32_t* d_ids_out = c.in_place ? d_ids : poisoned_at<std::uint32_t>(arena.d, c.offset, c.n);
+  const int b0 = c.begin_bit, b1 = c.end_bit;
+  call(c, arena,
+       [&](void* t, std::size_t& b) {
+         if (pairs)
+           return descending ? upsweep::sort_pairs_descending(t, b, d_keys, d_out, d_ids, d_ids_out, c.n, b0, b1)
+                             : upsweep::sort_pairs(t, b, d_keys, d_out, d_ids, d_ids_out, c.n, b0, b1);
+         return descending ? upsweep::sort_keys_descending(t, b, d_keys, d_out, c.n, b0, b1)
+                           : upsweep::sort_keys(t, b, d_keys, d_out, c.n, b0, b1);
+       },
+       [&] {
+         if (pairs)
+           descending ? upsweep::sort_pairs_descending(d_keys, d_out, d_ids, d_ids_out, c.n, b0, b1)
+                      : upsweep::sort_pairs(d_keys, d_out, d_ids, d_ids_out, c.n, b0, b1);
+         else
+           descending ? upsweep::sort_keys_descending(d_keys, d_out, c.n, b0, b1) : upsweep::sort_keys(d_keys, d_out, c.n, b0, b1);
+       });
+  const auto got_keys = download(d_out, c.n);
+  const auto got_ids = pairs ? download(d_ids_out, c.n) : std::vector<std::uint32_t>{};
+  // Reference: a stable sort of the indices by the window's digits.
+  using U = ordered_t<T>;
+  const int width = b1 - b0;
+  const U mask = width >= static_cast<int>(8 * sizeof(U)) ? U(~U(0)) : U((U(1) << width) - 1);
+  const auto digit = [&](std::uint32_t i) { return width == 0 ? U(0) : U((ordered_bits(keys[i]) >> b0) & mask); };
+  std::vector<std::uint32_t> order(ids);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+    return descending ? digit(x) > digit(y) : digit(x) < digit(y);
+  });
+  std::vector<T> expected(keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) expected[i] = keys[order[i]];
+  if (!same_bits(got_keys, expected)) return "keys differ from std::stable_sort";
+  if (pairs && got_ids != order) return "values differ from std::stable_sort (stability)";
+  if (!guard_intact(d_out, c.n) || (pairs && !guard_intact(d_ids_out, c.n))) return "wrote past the end of the output";
+  // CUB, on fresh copies of the input.
+  T* d_cub_in = upload_at(arena.a, 0, keys);
+  std::uint32_t* d_cub_ids = upload_at(arena.c, 0, ids);
+  T* d_cub_out = poisoned_at<T>(arena.b, 0, c.n);
+  std::uint32_t* d_cub_ids_out = poisoned_at<std::uint32_t>(arena.d, 0, c.n);
+  if (c.n > 0 && b0 < b1 && cub_sort(c, d_cub_in, d_cub_out, d_cub_ids, d_cub_ids_out, arena)) {
+    if (!same_bits(download(d_cub_out, c.n), got_keys)) return "keys differ from CUB";
+    if (pairs && download(d_cub_ids_out, c.n) != got_ids) return "values differ from CUB";
+  }
+  return {};
+}
+
+template <class T>
+upsweep::predicate<T> pick_predicate(int variant, const std::vector<T>& items) {
+  const T pivot = items.empty() ? T(0) : items[items.size() / 2];
+  switch (variant) {
+    case 0: return upsweep::predicate<T>::less(pivot);
+    case 1: return upsweep::predicate<T>::odd();
+    case 2: return upsweep::predicate<T>::finite();
+    case 3: return !upsweep::predicate<T>::nonzero();
+    case 4: return upsweep::predicate<T>::in_range(std::min(pivot, items.empty() ? T(0) : items.front()),
+                                                  std::max(pivot, items.empty() ? T(0) : items.front()));
+    default: return upsweep::predicate<T>::greater_equal(pivot);
+  }
+}
+
+template <class T>
+std::string check_select(const config& c, device_arena& arena, std::mt19937_64& rng) {
+  const auto in = make_data<T>(c, rng, false, false);
+  const auto pred = pick_predicate<T>(c.variant, in);
+  T* d_in = upload_at(arena.a, c.offset, in);
+  T* d_out = c.in_place ? d_in : poisoned_at<T>(arena.b, c.offset, c.n);
+  std::int64_t* d_count = arena.count;
+  check(cudaMemset(d_count, poison, sizeof(std::int64_t)), "cudaMemset");
+  std::vector<T> expected, rejected;
+  for (T x : in) (pred(x) ? expected : rejected).push_back(x);
+  std::int64_t count = 0;
+  if (c.prim == primitive::select_if) {
+    call(c, arena, [&](void* t, std::size_t& b) { return upsweep::select_if(t, b, d_in, d_out, d_count, c.n, pred); },
+         [&] { upsweep::select_if(d_in, d_out, d_count, c.n, pred); });
+    count = download(d_count, 1)[0];
+    if (count != static_cast<std::int64_t>(expected.size()))
+      return "count " + std::to_string(count) + ", expected " + std::to_string(expected.size());
+    if (!same_bits(download(d_out, count), expected)) return "kept items differ from std::copy_if";
+    // Nothing written at or past the count: the poison, or in place the input itself.
+    const auto rest = download(d_out + count, c.n - count);
+    if (c.in_place) {
+      if (!same_bits(rest, std::vector<T>(in.begin() + count, in.end()))) return "in place: wrote past the count";
+    } else if (!std::all_of(reinterpret_cast<const unsigned char*>(rest.data()),
+                            reinterpret_cast<const unsigned char*>(rest.data() + rest.size()),
+                            [](unsigned char x) { return x == poison; })) {
+      return "wrote past the count";
+    }
+  } else {  // partition: selected, then rejected, both in input order
+    call(c, arena, [&](void* t, std::size_t& b) { return upsweep::partition(t, b, d_in, d_out, d_count, c.n, pred); },
+         [&] { upsweep::partition(d_in, d_out, d_count, c.n, pred); });
+    count = download(d_count, 1)[0];
+    expected.insert(expected.end(), rejected.begin(), rejected.end());
+    if (count != static_cast<std::int64_t>(in.size() - rejected.size())) return "split point " + std::to_string(count);
+    if (!same_bits(download(d_out, c.n), expected)) return "differs from std::stable_partition";
+  }
+  if (!guard_intact(d_out, c.n)) return "wrote past the end of the output";
+  return {};
+}
+
+template <class T>
+std::string check_runs(const config& c, device_arena& arena, std::mt19937_64& rng) {
+  const auto in = make_data<T>(c, rng, false, false);
+  T* d_in = upload_at(arena.a, c.offset, in);
+  T* d_out = poisoned_at<T>(arena.b, c.offset, c.n);
+  auto* d_lengths = poisoned_at<std::int64_t>(arena.c, 0, c.n);
+  std::vector<T> heads;
+  std::vector<std::int64_t> lengths;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (i == 0 || !(in[i] == in[i - 1])) heads.push_back(in[i]), lengths.push_back(0);
+    ++lengths.back();
+  }
+  std::int64_t count = 0;
+  if (c.prim == primitive::unique) {
+    call(c, arena, [&](void* t, std::size_t& b) { return upsweep::unique(t, b, d_in, d_out, arena.count, c.n); },
+         [&] { upsweep::unique(d_in, d_out, arena.count, c.n); });
+  } else {
+    call(c, arena,
+         [&](void* t, std::size_t& b) { return upsweep::run_length_encode(t, b, d_in, d_out, d_lengths, arena.count, c.n); },
+         [&] { upsweep::run_length_encode(d_in, d_out, d_lengths, arena.count, c.n); });
+  }
+  count = download(arena.count, 1)[0];
+  if (count != static_cast<std::int64_t>(heads.size())) return "runs " + std::to_string(count) + ", expected " + std::to_string(heads.size());
+  if (!same_bits(download(d_out, count), heads)) return "run heads differ";
+  if (c.prim == primitive::run_length_encode && download(d_lengths, count) != lengths) return "run lengths differ";
+  if (!guard_intact(d_out, c.n)) return "wrote past the end of the output";
+  return {};
+}
+
+template <class T>
+std::string check_histogram(const config& c, device_arena& arena, std::mt19937_64& rng) {
+  using level_t = upsweep::histogram_level_t<T>;
+  const auto in = make_data<T>(c, rng, false, false);
+  const T* d_in = upload_at(arena.a, c.offset, in);
+  const int num_bins = 1 + static_cast<int>(rng() % (c.variant % 2 ? 2048 : 64));
+  std::vector<std::uint32_t> expected(static_cast<std::size_t>(num_bins), 0);
+  auto* d_counts = poisoned_at<std::uint32_t>(arena.b, 0, num_bins);
+  // Bounds: the whole type, or between two of the items.
+  level_t lower, upper;
+  if constexpr (std::is_floating_point_v<T>) {
+    lower = -1000, upper = 1000;
+    if (in.size() >= 2 && std::isfinite(in[0]) && std::isfinite(in[1]) && in[0] != in[1] &&
+        std::isfinite(static_cast<T>(std::max(in[0], in[1]) - std::min(in[0], in[1]))))
+      lower = std::min(in[0], in[1]), upper = std::max(in[0], in[1]);
+  } else {
+    lower = static_cast<level_t>(std::numeric_limits<T>::lowest());
+    upper = sizeof(T) <= 4 ? static_cast<level_t>(static_cast<level_t>(std::numeric_limits<T>::max()) + 1)
+                           : static_cast<level_t>(std::numeric_limits<T>::max());
+    if (in.size() >= 2 && in[0] != in[1]) lower = std::min(in[0], in[1]), upper = std::max(in[0], in[1]);
+  }
+  if (c.prim == primitive::histogram_even) {
+    upsweep::even_bins<T> bins;
+    if (upsweep::make_even_bins<T>(num_bins, lower, upper, bins) != cudaSuccess) return {};  // a scale that overflows: skip
+    for (T x : in) {
+      const int b = bins.bin_of(x);
+      if (b >= 0) ++expected[static_cast<std::size_t>(b)];
+    }
+    call(c, arena,
+         [&](void* t, std::size_t& b) { return upsweep::histogram_even(t, b, d_in, c.n, d_counts, num_bins, lower, upper); },
+         [&] { upsweep::histogram_even(d_in, c.n, d_counts, num_bins, lower, upper); });
+  } else {
+    std::vector<level_t> edges(static_cast<std::size_t>(num_bins) + 1);
+    for (auto& e : edges) {
+      if constexpr (std::is_floating_point_v<T>) e = static_cast<level_t>(std::uniform_real_distribution<double>(lower, upper)(rng));
+      else {  // in [lower, upper], through unsigned: the span of a whole 64-bit type does not fit it
+        const std::uint64_t span = static_cast<std::uint64_t>(upper) - static_cast<std::uint64_t>(lower);
+        const std::uint64_t step = span == ~std::uint64_t{0} ? rng() : rng() % (span + 1);
+        e = static_cast<level_t>(static_cast<std::uint64_t>(lower) + step);
+      }
+    }
+    std::sort(edges.begin(), edges.end());
+    for (T x : in) {
+      const auto v = static_cast<level_t>(x);
+      if (!(v >= edges.front() && v < edges.back())) continue;
+      const auto it = std::upper_bound(edges.begin(), edges.end(), v);
+      ++expected[static_cast<std::size_t>(it - edges.begin() - 1)];
+    }
+    level_t* d_edges = upload_at(arena.c, 0, edges);
+    call(c, arena,
+         [&](void* t, std::size_t& b) { return upsweep::histogram_range(t, b, d_in, c.n, d_counts, d_edges, num_bins); },
+         [&] { upsweep::histogram_range(d_in, c.n, d_counts, d_edges, num_bins); });
+  }
+  if (download(d_counts, num_bins) != expected) return "counts differ from the CPU";
+  if (!guard_intact(d_counts, num_bins)) return "wrote past the counters";
+  return {};
+}
+
+template <class T>
+std::string run_typed(const config& c, device_arena& arena, std::mt19937_64& rng) {
+  switch (c.prim) {
+    case primitive::inclusive_sum:
+    case primitive::exclusive_sum:
+      if constexpr (sizeof(T) >= 4) return check_scan<T>(c, arena, rng);
+      break;
+    case primitive::reduce:
+      if constexpr (sizeof(T) >= 4) return check_reduce<T>(c, arena, rng);
+      break;
+    case primitive::sort_keys:
+    case primitive::sort_pairs: return check_sort<T>(c, arena, rng);
+    case primitive::select_if:
+    case primitive::partition: return check_select<T>(c, arena, rng);
+    case primitive::unique:
+    case primitive::run_length_encode: return check_runs<T>(c, arena, rng);
+    case primitive::histogram_even:
+    case primitive::histogram_range: return check_histogram<T>(c, arena, rng);
+    case primitive::count: break;
+  }
+  return {};
+}
+
+std::string run(const config& c, device_arena& arena) {
+  std::mt19937_64 rng(mix(c.seed + 0x5eed) ^ c.index);
+  switch (c.type) {
+    case type_id::u8: return run_typed<std::uint8_t>(c, arena, rng);
+    case type_id::u16: return run_typed<std::uint16_t>(c, arena, rng);
+    case type_id::u32: return run_typed<std::uint32_t>(c, arena, rng);
+    case type_id::u64: return run_typed<std::uint64_t>(c, arena, rng);
+    case type_id::i8: return run_typed<std::int8_t>(c, arena, rng);
+    case type_id::i16: return run_typed<std::int16_t>(c, arena, rng);
+    case type_id::i32: return run_typed<std::int32_t>(c, arena, rng);
+    case type_id::i64: return run_typed<std::int64_t>(c, arena, rng);
+    case type_id::f32: return run_typed<float>(c, arena, rng);
+    case type_id::f64: return run_typed<double>(c, arena, rng);
+    case type_id::count: break;
+  }
+  return {};
+}
+
+[[noreturn]] void usage(const char* message) {
+  std::fprintf(stderr, "upsweep-soak: %s\nusage: upsweep-soak [--seconds N] [--seed S] [--max-n N] [--only INDEX]\n", message);
+  std::exit(2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double seconds = 60;
+  std::uint64_t seed = std::random_device{}() * 0x100000001ull ^ std::random_device{}();
+  std::int64_t max_n = std::int64_t{1} << 22;
+  long long only = -1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("usage: upsweep-soak [--seconds N] [--seed S] [--max-n N] [--only INDEX]\n"
+                  "Random configurations of every primitive against the CPU reference (sorts also against CUB)\n"
+                  "for N seconds (default 60); one line per thousand; on a mismatch, the configuration and the\n"
+                  "command that replays it (--seed S --max-n N --only INDEX), exit 1. No GPU: exit 1.\n");
+      return 0;
+    }
+    if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
+    char* end = nullptr;
+    const char* value = argv[++i];
+    if (arg == "--seconds") seconds = std::strtod(value, &end);
+    else if (arg == "--seed") seed = std::strtoull(value, &end, 10);
+    else if (arg == "--max-n") max_n = std::strtoll(value, &end, 10);
+    else if (arg == "--only") only = std::strtoll(value, &end, 10);
+    else usage(("unknown option " + arg).c_str());
+    if (end == value || *end != '\0') usage(("bad value '" + std::string(value) + "' for " + arg).c_str());
+  }
+  if (max_n < 1 || max_n > (std::int64_t{1} << 31)) usage("--max-n must be in [1, 2^31]");
+
+  int devices = 0;
+  const cudaError_t probe = cudaGetDeviceCount(&devices);
+  if (probe != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "upsweep-soak: no CUDA device available (%s: %s)\n",
+                 probe != cudaSuccess ? cudaGetErrorName(probe) : "cudaErrorNoDevice",
+                 probe != cudaSuccess ? cudaGetErrorString(probe) : "no CUDA-capable device is detected");
+    return 1;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  std::printf("upsweep-soak: seed %" PRIu64 ", max n %" PRId64 ", %s%.0f s on %s\n", seed, max_n,
+              only >= 0 ? "configuration " : "", only >= 0 ? static_cast<double>(only) : seconds, prop.name);
+  std::fflush(stdout);
+
+  try {
+    device_arena arena(max_n);
+    const auto start = std::chrono::steady_clock::now();
+    const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    std::uint64_t done = 0, items = 0;
+    for (std::uint64_t index = only >= 0 ? static_cast<std::uint64_t>(only) : 0;; ++index) {
+      const config c = make_config(seed, index, max_n);
+      std::string failure;
+      try {
+        failure = run(c, arena);
+      } catch (const std::exception& e) {
+        failure = std::string("error: ") + e.what();
+      }
+      if (!failure.empty()) {
+        std::printf("MISMATCH %s\n  %s\n  replay: upsweep-soak --seed %" PRIu64 " --max-n %" PRId64 " --only %" PRIu64 "\n",
+                    c.describe().c_str(), failure.c_str(), seed, max_n, index);
+        return 1;
+      }
+      ++done;
+      items += static_cast<std::uint64_t>(c.n);
+      if (only >= 0) {
+        std::printf("ok %s\n", c.describe().c_str());
+        return 0;
+      }
+      if (done % 1000 == 0)
+        std::printf("%8" PRIu64 " configurations ok, %.3g items, %.0f s; last %s\n", done, static_cast<double>(items),
+                    elapsed(), c.describe().c_str());
+      std::fflush(stdout);
+      if (elapsed() >= seconds) break;
+    }
+    std::printf("upsweep-soak: %" PRIu64 " configurations, %.3g items, all match (seed %" PRIu64 ")\n", done,
+                static_cast<double>(items), seed);
+  } catch (const std::exception& e) {
+    std::printf("upsweep-soak: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
