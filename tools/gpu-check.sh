@@ -121,6 +121,10 @@ if ((tests)); then
   done
   note "package consumers: build rc $rc, runs:$runs"
   [[ "$runs" == *rc[1-9]* ]] && status=1
+  # The soak: random configurations of every primitive against the CPU reference and CUB.
+  UPSWEEP_BUILD_DIR="$bin" timeout $(( ${UPSWEEP_SOAK_SECONDS:-60} + 60 )) tools/soak.sh --seconds "${UPSWEEP_SOAK_SECONDS:-60}" >"$out/soak.log" 2>&1
+  rc=$?; ((rc)) && { status=1; tail -5 "$out/soak.log"; }
+  note "soak (${UPSWEEP_SOAK_SECONDS:-60} s): $(tail -1 "$out/soak.log") (rc $rc)"
   # The tools end to end (their ctest entries; those needing a GPU carry the gpu label).
   ctest --test-dir "$bin" -R '^upsweep-' --output-on-failure >"$out/apps.log" 2>&1
   rc=$?; ((rc)) && { status=1; grep -E "Failed|\*\*\*" "$out/apps.log" | head -20; }

@@ -17,7 +17,8 @@ mkdir -p "$out/lib" .prebuilt
 # folder, where ctest's tool tests expect their executables.
 (cd build/gpu && cp --parents tests/upsweep_gpu_tests tests/upsweep_host_tests bench/upsweep-bench \
    apps/upsweep-*/upsweep-sort apps/upsweep-*/upsweep-compact tests/apps/upsweep_sort_reference \
-   package-consumer/consumer_cxx/sort_and_compact package-consumer/consumer_cuda/struct_sort "$root/$out/")
+   package-consumer/consumer_cxx/sort_and_compact package-consumer/consumer_cuda/struct_sort \
+   tools/soak/upsweep-soak "$root/$out/")
 # Shared libraries the GPU machine's distribution names differently (Debian's Google Benchmark).
 ldd build/gpu/bench/upsweep-bench | awk '/libbenchmark/ {print $3}' | xargs -r -I{} cp -L {} "$out/lib/"
 find "$out" -type f -perm -u+x -exec strip --strip-debug {} + 2>/dev/null || true
