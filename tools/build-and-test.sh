@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-needed=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 libcli11-dev libfmt-dev)
+needed=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 python3-matplotlib libcli11-dev libfmt-dev)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
