@@ -1,5 +1,6 @@
 // upsweep-bench plumbing: CUDA-event timing with an L2 flush before every iteration, fresh
-// non-zero random inputs, 1000-based GB/s counters, and the size ladder 10^2 .. 10^9.
+// non-zero random inputs, 1000-based GB/s counters, the size ladder 10^2 .. 10^9, and the row
+// registry that upsweep-bench's --suite, --types and --sizes select from.
 #pragma once
 
 #include "../tests/support/device_random.cuh"
@@ -7,12 +8,15 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace upsweep::bench {
 
@@ -128,12 +132,93 @@ void guarded(benchmark::State& state, Body&& body) {
   }
 }
 
+// ---- rows and their selection ---------------------------------------------------------------------
+
+// What this run registers, from upsweep-bench's options (empty lists select everything). A row
+// is named suite/case/impl; its element type is the key or item type (pairs: the key's).
+struct row_selection {
+  std::vector<std::string> suites;  // --suite
+  std::vector<std::string> types;   // --types
+  std::vector<std::int64_t> sizes;  // --sizes, single values: every row runs at exactly these ...
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges;  // ... plus its own sizes inside these
+
+  bool restricts_sizes() const { return !sizes.empty() || !ranges.empty(); }
+};
+
+inline row_selection& selection() {
+  static row_selection s;
+  return s;
+}
+
+// The first '_'-separated word of the case name that names a type: "pairs_u64_u32" -> "u64",
+// "select_if_i32_50pct" -> "i32"; "" when none does (then the row says its type itself).
+inline std::string type_in_case(const std::string& row_name) {
+  const auto first = row_name.find('/'), second = row_name.find('/', first + 1);
+  const std::string case_name = row_name.substr(first + 1, second - first - 1) + "_";
+  static const char* const types[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
+  for (std::size_t begin = 0, end; (end = case_name.find('_', begin)) != std::string::npos; begin = end + 1) {
+    const std::string word = case_name.substr(begin, end - begin);
+    for (const char* type : types)
+      if (word == type) return word;
+  }
+  return "";
+}
+
+inline bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// The sizes a row runs at: its own, or those the selection asks for (see row_selection).
+inline std::vector<std::int64_t> selected_sizes(const std::vector<std::int64_t>& own) {
+  const row_selection& sel = selection();
+  if (!sel.restricts_sizes()) return own;
+  std::vector<std::int64_t> chosen = sel.sizes;
+  for (const std::int64_t n : own)
+    for (const auto& [lo, hi] : sel.ranges)
+      if (lo <= n && n <= hi) chosen.push_back(n);
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  return chosen;
+}
+
+// Registers one row, timed by CUDA events (manual time, reported in ms), at its selected sizes;
+// a row outside the selection, or left with no size, is not registered at all. `type` names the
+// element type when the case name does not ("seeds/scan/fenwick" is int32).
+template <class Fn>
+void add_row(const std::string& name, const std::vector<std::int64_t>& sizes, double min_time_s, Fn&& fn,
+             const std::string& type = "") {
+  const row_selection& sel = selection();
+  if (!sel.suites.empty() && !contains(sel.suites, name.substr(0, name.find('/')))) return;
+  if (!sel.types.empty() && !contains(sel.types, type.empty() ? type_in_case(name) : type)) return;
+  const std::vector<std::int64_t> chosen = selected_sizes(sizes);
+  if (chosen.empty()) return;
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), std::forward<Fn>(fn));
+  for (const std::int64_t n : chosen) b->Arg(n);
+  b->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(min_time_s);
+}
+
+// Rows register when main() calls register_rows(), after the options are read, not during static
+// initialisation: each benchmark file hands its registration function over with register_later.
+using row_registration = void (*)();
+inline std::vector<row_registration>& row_registrations() {
+  static std::vector<row_registration> all;
+  return all;
+}
+inline bool register_later(row_registration registration) {
+  row_registrations().push_back(registration);
+  return true;
+}
+inline void register_rows() {
+  for (const row_registration registration : row_registrations()) registration();
+}
+
 // 10^2, 10^3, ..., 10^max_exp (capped by UPSWEEP_BENCH_MAX_EXP for quick runs).
-inline void decade_sizes(benchmark::internal::Benchmark* b, int max_exp = 9) {
+inline std::vector<std::int64_t> decade_sizes(int max_exp = 9) {
   if (const char* cap = std::getenv("UPSWEEP_BENCH_MAX_EXP")) max_exp = std::min(max_exp, std::atoi(cap));
+  std::vector<std::int64_t> sizes;
   std::int64_t n = 100;
-  for (int e = 2; e <= max_exp; ++e, n *= 10) b->Arg(n);
-  b->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
+  for (int e = 2; e <= max_exp; ++e, n *= 10) sizes.push_back(n);
+  return sizes;
 }
 
 }  // namespace upsweep::bench

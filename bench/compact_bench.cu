@@ -310,48 +310,43 @@ void thrust_run_length_encode(benchmark::State& state, int rate) {
 
 // ---- registration --------------------------------------------------------------------------------
 
-// 10^2 .. 10^8, or .. 10^9 for the headline rows (UPSWEEP_BENCH_MAX_EXP caps both).
-void compact_sizes(benchmark::internal::Benchmark* b) { decade_sizes(b, 8); b->MinTime(0.1); }
-void headline_sizes(benchmark::internal::Benchmark* b) { decade_sizes(b, 9); b->MinTime(0.1); }
-
 using row_fn = void (*)(benchmark::State&, int);
 
-void add_row(const std::string& op, const char* type, int rate, const char* impl, row_fn fn, bool headline) {
+// 10^2 .. 10^8, or .. 10^9 for the headline rows (UPSWEEP_BENCH_MAX_EXP caps both).
+void add_compact_row(const std::string& op, const char* type, int rate, const char* impl, row_fn fn, bool headline) {
   const std::string name = "compact/" + op + "_" + type + "_" + std::to_string(rate) + "pct/" + impl;
-  benchmark::RegisterBenchmark(name.c_str(), [fn, rate](benchmark::State& state) {
-    guarded(state, [&] { fn(state, rate); });
-  })
-      ->Apply(headline ? headline_sizes : compact_sizes);
+  add_row(name, decade_sizes(headline ? 9 : 8), 0.1,
+          [fn, rate](benchmark::State& state) { guarded(state, [&] { fn(state, rate); }); });
 }
 
 template <class T>
 void register_select_if(const char* type, int rate, bool headline = false) {
-  add_row("select_if", type, rate, "upsweep", upsweep_select_if<T>, headline);
-  add_row("select_if", type, rate, "cub", cub_select_if<T>, headline);
-  add_row("select_if", type, rate, "thrust", thrust_select_if<T>, headline);
+  add_compact_row("select_if", type, rate, "upsweep", upsweep_select_if<T>, headline);
+  add_compact_row("select_if", type, rate, "cub", cub_select_if<T>, headline);
+  add_compact_row("select_if", type, rate, "thrust", thrust_select_if<T>, headline);
 }
 
 template <class T>
 void register_partition(const char* type, int rate, bool headline = false) {
-  add_row("partition", type, rate, "upsweep", upsweep_partition<T>, headline);
-  add_row("partition", type, rate, "cub", cub_partition<T, std::int64_t>, headline);
-  if (headline) add_row("partition", type, rate, "cub32", cub_partition<T, int>, headline);
-  add_row("partition", type, rate, "thrust", thrust_partition<T>, headline);
+  add_compact_row("partition", type, rate, "upsweep", upsweep_partition<T>, headline);
+  add_compact_row("partition", type, rate, "cub", cub_partition<T, std::int64_t>, headline);
+  if (headline) add_compact_row("partition", type, rate, "cub32", cub_partition<T, int>, headline);
+  add_compact_row("partition", type, rate, "thrust", thrust_partition<T>, headline);
 }
 
 template <class T>
 void register_unique(const char* type, int rate, bool headline = false) {
-  add_row("unique", type, rate, "cub", cub_unique<T>, headline);
-  add_row("unique", type, rate, "thrust", thrust_unique<T>, headline);
+  add_compact_row("unique", type, rate, "cub", cub_unique<T>, headline);
+  add_compact_row("unique", type, rate, "thrust", thrust_unique<T>, headline);
 }
 
 template <class T>
 void register_run_length_encode(const char* type, int rate, bool headline = false) {
-  add_row("run_length_encode", type, rate, "cub", cub_run_length_encode<T>, headline);
-  add_row("run_length_encode", type, rate, "thrust", thrust_run_length_encode<T>, headline);
+  add_compact_row("run_length_encode", type, rate, "cub", cub_run_length_encode<T>, headline);
+  add_compact_row("run_length_encode", type, rate, "thrust", thrust_run_length_encode<T>, headline);
 }
 
-const bool registered = [] {
+const bool registered = register_later([] {
   constexpr bool headline = true;
   register_select_if<std::int32_t>("i32", 50, headline);  // bar: >= 1.05x CUB at 10^9
   register_select_if<std::int32_t>("i32", 1);
@@ -366,8 +361,7 @@ const bool registered = [] {
   register_unique<std::int32_t>("i32", 50, headline);
   register_unique<std::int64_t>("i64", 50);
   register_run_length_encode<std::int32_t>("i32", 50, headline);
-  return true;
-}();
+});
 
 }  // namespace
 }  // namespace upsweep::bench

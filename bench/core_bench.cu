@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace upsweep::bench {
 namespace {
@@ -101,23 +102,22 @@ void device_copy(benchmark::State& state) {
   });
 }
 
-void large_sizes(benchmark::internal::Benchmark* b) {
-  b->Arg(100000000)->Arg(1000000000)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
-}
+const std::vector<std::int64_t> large_sizes{100'000'000, 1'000'000'000};
+constexpr double min_time_s = 0.25;
 
 template <class Policy>
 void register_scan_tuning(const std::string& name) {
-  benchmark::RegisterBenchmark(("tune/inclusive_sum_i32/" + name).c_str(), upsweep_inclusive_sum<Policy>)->Apply(large_sizes);
+  add_row("tune/inclusive_sum_i32/" + name, large_sizes, min_time_s, upsweep_inclusive_sum<Policy>);
 }
 
-const bool registered = [] {
-  benchmark::RegisterBenchmark("core/inclusive_sum_i32/upsweep", upsweep_inclusive_sum<>)->Apply([](auto* b) { decade_sizes(b); });
-  benchmark::RegisterBenchmark("core/inclusive_sum_i32/cub", cub_inclusive_sum)->Apply([](auto* b) { decade_sizes(b); });
-  benchmark::RegisterBenchmark("core/inclusive_sum_i32/thrust", thrust_inclusive_sum)->Apply([](auto* b) { decade_sizes(b); });
-  benchmark::RegisterBenchmark("core/inclusive_sum_i32/copy", device_copy)->Apply([](auto* b) { decade_sizes(b); });
-  benchmark::RegisterBenchmark("core/reduce_sum_i32/upsweep", upsweep_reduce_sum<>)->Apply([](auto* b) { decade_sizes(b); });
-  benchmark::RegisterBenchmark("core/reduce_sum_i32/cub", cub_reduce_sum)->Apply([](auto* b) { decade_sizes(b); });
-  benchmark::RegisterBenchmark("core/reduce_sum_i32/thrust", thrust_reduce_sum)->Apply([](auto* b) { decade_sizes(b); });
+const bool registered = register_later([] {
+  add_row("core/inclusive_sum_i32/upsweep", decade_sizes(), min_time_s, upsweep_inclusive_sum<>);
+  add_row("core/inclusive_sum_i32/cub", decade_sizes(), min_time_s, cub_inclusive_sum);
+  add_row("core/inclusive_sum_i32/thrust", decade_sizes(), min_time_s, thrust_inclusive_sum);
+  add_row("core/inclusive_sum_i32/copy", decade_sizes(), min_time_s, device_copy);
+  add_row("core/reduce_sum_i32/upsweep", decade_sizes(), min_time_s, upsweep_reduce_sum<>);
+  add_row("core/reduce_sum_i32/cub", decade_sizes(), min_time_s, cub_reduce_sum);
+  add_row("core/reduce_sum_i32/thrust", decade_sizes(), min_time_s, thrust_reduce_sum);
 
   using io = tile_io;
   // Block per tile (the first design) against persistent blocks prefetching their next tile.
@@ -130,12 +130,11 @@ const bool registered = [] {
   register_scan_tuning<scan_policy<128, 24, io::transpose, 1, 350, false, true>>("t128_i24_prefetch");
   register_scan_tuning<scan_policy<128, 32, io::transpose, 1, 350, false, true>>("t128_i32_prefetch");
   register_scan_tuning<scan_policy<384, 8, io::transpose, 1, 350, false, true>>("t384_i8_prefetch");
-  benchmark::RegisterBenchmark("tune/reduce_sum_i32/t1024_i16_one_block_128k", upsweep_reduce_sum<reduce_policy<1024, 16, 2048, 8>>)
-      ->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
-  benchmark::RegisterBenchmark("tune/reduce_sum_i32/t512_i8_one_block_32k", upsweep_reduce_sum<reduce_policy<512, 8, 2048, 8>>)
-      ->Arg(10'000)->Arg(100'000)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
-  return true;
-}();
+  add_row("tune/reduce_sum_i32/t1024_i16_one_block_128k", {10'000, 100'000, 1'000'000}, min_time_s,
+          upsweep_reduce_sum<reduce_policy<1024, 16, 2048, 8>>);
+  add_row("tune/reduce_sum_i32/t512_i8_one_block_32k", {10'000, 100'000}, min_time_s,
+          upsweep_reduce_sum<reduce_policy<512, 8, 2048, 8>>);
+});
 
 }  // namespace
 }  // namespace upsweep::bench

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace upsweep::bench {
 namespace {
@@ -92,46 +93,36 @@ void cub_rgba8(benchmark::State& state) {
   });
 }
 
-void histogram_sizes(benchmark::internal::Benchmark* b) {
-  b->Arg(std::int64_t{1} << 24)->Arg(std::int64_t{1} << 28)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
-}
-
-void byte_sizes(benchmark::internal::Benchmark* b) {
-  b->Arg(std::int64_t{1} << 28)->Arg(std::int64_t{1} << 30)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.25);
-}
+const std::vector<std::int64_t> histogram_sizes{std::int64_t{1} << 24, std::int64_t{1} << 28};
+const std::vector<std::int64_t> byte_sizes{std::int64_t{1} << 28, std::int64_t{1} << 30};
+constexpr double min_time_s = 0.25;
 
 template <class S, class CubLevel>
-void register_pair(const std::string& row, even_case<S> c, void (*sizes)(benchmark::internal::Benchmark*)) {
-  benchmark::RegisterBenchmark(("histogram/" + row + "/upsweep").c_str(),
-                               [c](benchmark::State& state) { upsweep_even(state, c); })
-      ->Apply(sizes);
-  benchmark::RegisterBenchmark(("histogram/" + row + "/cub").c_str(),
-                               [c](benchmark::State& state) { cub_even<S, CubLevel>(state, c); })
-      ->Apply(sizes);
+void register_pair(const std::string& row, even_case<S> c, const std::vector<std::int64_t>& sizes) {
+  add_row("histogram/" + row + "/upsweep", sizes, min_time_s, [c](benchmark::State& state) { upsweep_even(state, c); });
+  add_row("histogram/" + row + "/cub", sizes, min_time_s,
+          [c](benchmark::State& state) { cub_even<S, CubLevel>(state, c); });
 }
 
 template <class Policy>
 void register_tuning(const std::string& name) {
   const even_case<std::uint32_t> uniform{256, 0, 1'000'000'000, 0, 999'999'999};
   const even_case<std::uint32_t> one_bin{256, 0, 1'000'000'000, 123'456'789, 123'456'789};
-  benchmark::RegisterBenchmark(("tune/histogram_even_u32_256/" + name).c_str(),
-                               [uniform](benchmark::State& state) { upsweep_even<Policy>(state, uniform); })
-      ->Apply(histogram_sizes);
-  benchmark::RegisterBenchmark(("tune/histogram_one_bin_u32_256/" + name).c_str(),
-                               [one_bin](benchmark::State& state) { upsweep_even<Policy>(state, one_bin); })
-      ->Apply(histogram_sizes);
+  add_row("tune/histogram_even_u32_256/" + name, histogram_sizes, min_time_s,
+          [uniform](benchmark::State& state) { upsweep_even<Policy>(state, uniform); });
+  add_row("tune/histogram_one_bin_u32_256/" + name, histogram_sizes, min_time_s,
+          [one_bin](benchmark::State& state) { upsweep_even<Policy>(state, one_bin); });
 }
 
 // 8-bit samples: per-sample instructions and shared atomics are the limit, not the loads.
 template <class Policy>
 void register_byte_tuning(const std::string& name) {
   const even_case<std::uint8_t> bytes{256, 0, 256, 0, 255};
-  benchmark::RegisterBenchmark(("tune/histogram_even_u8_256/" + name).c_str(),
-                               [bytes](benchmark::State& state) { upsweep_even<Policy>(state, bytes); })
-      ->Apply(byte_sizes);
+  add_row("tune/histogram_even_u8_256/" + name, byte_sizes, min_time_s,
+          [bytes](benchmark::State& state) { upsweep_even<Policy>(state, bytes); });
 }
 
-const bool registered = [] {
+const bool registered = register_later([] {
   // 256 bins over [0, 10^9): bin width 3906250, not a power of two (the reciprocal path).
   register_pair<std::uint32_t, std::uint32_t>("even_u32_256", {256, 0, 1'000'000'000, 0, 999'999'999}, histogram_sizes);
   // 256 bins over [0, 2^31): the shift path.
@@ -143,8 +134,8 @@ const bool registered = [] {
   register_pair<std::uint32_t, std::uint32_t>("even_u32_4096", {4096, 0, 1'000'000'000, 0, 999'999'999}, histogram_sizes);
   register_pair<std::uint32_t, std::uint32_t>("even_u32_65536", {65536, 0, 1'000'000'000, 0, 999'999'999},
                                               histogram_sizes);
-  benchmark::RegisterBenchmark("histogram/rgba8_4x256/upsweep", upsweep_rgba8)->Apply(byte_sizes);
-  benchmark::RegisterBenchmark("histogram/rgba8_4x256/cub", cub_rgba8)->Apply(byte_sizes);
+  add_row("histogram/rgba8_4x256/upsweep", byte_sizes, min_time_s, upsweep_rgba8, "u8");
+  add_row("histogram/rgba8_4x256/cub", byte_sizes, min_time_s, cub_rgba8, "u8");
 
   register_tuning<histogram_policy<256, 2, 8, histogram_aggregation::none>>("t256_v2_c8_none");
   register_tuning<histogram_policy<256, 2, 8, histogram_aggregation::thread_runs>>("t256_v2_c8_runs");
@@ -158,8 +149,7 @@ const bool registered = [] {
   register_byte_tuning<histogram_policy<512, 2, 16, histogram_aggregation::none>>("t512_v2_c16_none");
   register_byte_tuning<histogram_policy<1024, 1, 32, histogram_aggregation::none>>("t1024_v1_c32_none");
   register_byte_tuning<histogram_policy<256, 1, 8, histogram_aggregation::none>>("t256_v1_c8_none");
-  return true;
-}();
+});
 
 }  // namespace
 }  // namespace upsweep::bench

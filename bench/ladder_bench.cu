@@ -45,19 +45,16 @@ void ladder_reduce(benchmark::State& state, reduce_variant variant) {
   });
 }
 
-const bool registered = [] {
+const bool registered = register_later([] {
   for (const scan_variant variant : all_scan_variants) {
-    benchmark::RegisterBenchmark((std::string("seeds/scan/") + name(variant)).c_str(), ladder_scan, variant)
-        ->Apply([](auto* b) { decade_sizes(b); })
-        ->MinTime(ladder_min_time_s);
+    add_row(std::string("seeds/scan/") + name(variant), decade_sizes(), ladder_min_time_s,
+            [variant](benchmark::State& state) { ladder_scan(state, variant); }, "i32");
   }
   for (const reduce_variant variant : all_reduce_variants) {
-    benchmark::RegisterBenchmark((std::string("seeds/reduce/") + name(variant)).c_str(), ladder_reduce, variant)
-        ->Apply([](auto* b) { decade_sizes(b); })
-        ->MinTime(ladder_min_time_s);
+    add_row(std::string("seeds/reduce/") + name(variant), decade_sizes(), ladder_min_time_s,
+            [variant](benchmark::State& state) { ladder_reduce(state, variant); }, "i32");
   }
-  return true;
-}();
+});
 
 }  // namespace
 }  // namespace upsweep::bench

@@ -23,6 +23,8 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace upsweep::bench {
 namespace {
@@ -230,12 +232,13 @@ void sort_row(benchmark::State& state, sorter impl, key_pattern pattern) {
 
 // 2^16, 2^20, 2^24, 2^28, 2^30 (capped by UPSWEEP_BENCH_MAX_LOG2 for quick runs). Rows whose
 // arrays do not fit in device memory are skipped with the reason, not run.
-void sort_sizes(benchmark::internal::Benchmark* b) {
+std::vector<std::int64_t> sort_sizes() {
   int max_log2 = 30;
   if (const char* cap = std::getenv("UPSWEEP_BENCH_MAX_LOG2")) max_log2 = std::atoi(cap);
+  std::vector<std::int64_t> sizes;
   for (int log2 : {16, 20, 24, 28, 30})
-    if (log2 <= max_log2) b->Arg(std::int64_t{1} << log2);
-  b->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.1);
+    if (log2 <= max_log2) sizes.push_back(std::int64_t{1} << log2);
+  return sizes;
 }
 
 template <class Key, class Value = no_values>
@@ -243,15 +246,13 @@ void register_sort_case(const std::string& row, key_pattern pattern = key_patter
   const std::pair<sorter, const char*> impls[] = {
       {sorter::upsweep, "upsweep"}, {sorter::cub32, "cub32"}, {sorter::cub64, "cub64"}, {sorter::thrust, "thrust"}};
   for (const auto& [impl, name] : impls) {
-    benchmark::RegisterBenchmark(("sort/" + row + "/" + name).c_str(),
-                                 [impl = impl, pattern](benchmark::State& state) {
-                                   sort_row<Key, Value>(state, impl, pattern);
-                                 })
-        ->Apply(sort_sizes);
+    add_row("sort/" + row + "/" + name, sort_sizes(), 0.1, [impl = impl, pattern](benchmark::State& state) {
+      sort_row<Key, Value>(state, impl, pattern);
+    });
   }
 }
 
-const bool registered = [] {
+const bool registered = register_later([] {
   register_sort_case<std::uint32_t>("keys_u32");
   register_sort_case<float>("keys_f32");
   register_sort_case<std::uint64_t>("keys_u64");
@@ -260,8 +261,7 @@ const bool registered = [] {
   register_sort_case<std::uint32_t>("keys_u32_and3", key_pattern::and_3);
   register_sort_case<std::uint32_t>("keys_u32_and5", key_pattern::and_5);
   register_sort_case<std::uint32_t>("keys_u32_low8", key_pattern::low_8_bits);
-  return true;
-}();
+});
 
 }  // namespace
 }  // namespace upsweep::bench

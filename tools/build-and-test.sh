@@ -5,21 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# clang and libclang-rt-dev: the libFuzzer targets of tests/fuzz (ctest runs each briefly).
-needed=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 libcli11-dev libfmt-dev clang libclang-rt-dev)
-missing=()
-for pkg in "${needed[@]}"; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-  echo "build-and-test: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q "${missing[@]}"
-fi
-command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
-command -v nvcc >/dev/null || { echo "build-and-test: nvcc (CUDA 13) not found" >&2; exit 1; }
+source tools/install-deps.sh
 
 cmake --preset ci
 cmake --build --preset ci

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian/Ubuntu machine lacks for building, testing and benchmarking
+# Upsweep (apt-get install -y; sudo when not root), and checks that nvcc is on the PATH.
+# Sourced by tools/build-and-test.sh and tools/sort-demo.sh.
+# clang and libclang-rt-dev: the libFuzzer targets of tests/fuzz (ctest runs each briefly);
+# python3-matplotlib: the charts of bench/report.py.
+needed=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 python3-matplotlib libcli11-dev libfmt-dev
+        clang libclang-rt-dev)
+missing=()
+for pkg in "${needed[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q "${missing[@]}"
+fi
+command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+command -v nvcc >/dev/null || { echo "install-deps: nvcc (CUDA 13) not found" >&2; exit 1; }
