@@ -4,7 +4,7 @@
 # binary at reduced sizes (the four tools side by side), run the installed-package examples, run
 # a benchmark, and print a short summary last. Logs and JSON go to $OUT (or build/gpu-check).
 #   tools/gpu-check.sh [--bench SUITE] [--bench-filter REGEX] [--no-sanitizer] [--no-tests] [--reps N]
-#                      [--prebuilt DIR]
+#                      [--prebuilt DIR] [--ncu KERNEL_REGEX BENCH_FILTER]
 # --prebuilt DIR: take the binaries tools/prebuild.sh built on another machine with the same nvcc
 # (device time goes to running, not compiling); only a CMake configure runs here, for ctest's
 # tool tests. The sanitizers run alongside the GPU tests: the GPU has room for both.
@@ -19,6 +19,8 @@ sanitize=1
 tests=1
 reps=5
 prebuilt=""
+ncu_kernel=""
+ncu_filter=""
 while (($#)); do
   case "$1" in
     --bench) bench_suite=$2; shift 2 ;;
@@ -26,6 +28,7 @@ while (($#)); do
     --no-sanitizer) sanitize=0; shift ;;
     --no-tests) tests=0; shift ;;
     --reps) reps=$2; shift 2 ;;
+    --ncu) ncu_kernel=$2; ncu_filter=$3; shift 3 ;;
     --prebuilt) prebuilt=/tmp/upsweep-prebuilt; rm -rf "$prebuilt"; mkdir -p "$prebuilt"
                 tar -C "$prebuilt" -xzf "$2/bundle.tgz" || exit 1; shift 2 ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
@@ -154,6 +157,20 @@ if [ "$bench_suite" != none ]; then
   grep -E "_median" "$out/bench.log" | sed 's|/min_time:[0-9.]*||; s|/manual_time_median||' | awk '{printf "%-60s %10s %s\n", $1, $2, $3}' >"$out/bench-medians.txt"
   [ -f "$out/bench.md" ] || cp "$out/bench-medians.txt" "$out/bench.md"
   note "benchmark ($bench_suite${bench_filter:+, $bench_filter}): rc $rc in $(( $(date +%s) - t0 )) s"
+fi
+
+# --ncu: one launch of the kernels matching KERNEL_REGEX inside the benchmark rows BENCH_FILTER,
+# profiled for where its warps stall (e.g. --ncu 'device_scan_kernel|DeviceScanKernel'
+# '^core/inclusive_sum_i32/(upsweep|cub)/100000000/').
+if [ -n "$ncu_kernel" ]; then
+  t0=$(date +%s)
+  timeout 300 ncu --kernel-name "regex:$ncu_kernel" --launch-skip 3 --launch-count 2 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+    --section MemoryWorkloadAnalysis "$bin/bench/upsweep-bench" --benchmark_filter="$ncu_filter" \
+    --benchmark_min_time=0.05 >"$out/ncu.txt" 2>&1
+  rc=$?
+  grep -E "^  [a-zA-Z_].*\(|Duration|Memory Throughput|DRAM Throughput|Achieved Occupancy|Registers Per|Block Limit|Warp Cycles Per Issued|Stall" "$out/ncu.txt" | head -60
+  note "ncu ($ncu_kernel): rc $rc in $(( $(date +%s) - t0 )) s, ncu.txt"
 fi
 
 # Only a few files come back from the GPU machine: keep the JSON and tables, pack the logs.
