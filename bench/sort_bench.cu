@@ -5,6 +5,8 @@
 // only the 8 low bits random. Counters: keys/s, and GB/s of one read and one write of every key
 // and value (the algorithmic bytes, as CUB's benchmarks count them). Every row checks its last
 // output after the timing (keys in order, same pairs as the input); a wrong one is an error.
+// Suite `tune`, rows tune/sort_<case>/<policy>: Upsweep at 2^28 with its ranking method and tile
+// shape chosen by the row, to pick the default policy.
 #include "bench_support.cuh"
 
 #include <upsweep/sort/device_radix_sort.cuh>
@@ -115,8 +117,9 @@ constexpr double bytes_per_item() {
   return static_cast<double>(sizeof(Key)) + (has_values_v<Value> ? sizeof(Value) : 0);
 }
 
-// Upsweep's core layer: temporary storage sized and allocated once, outside the timing.
-template <class Key, class Value>
+// Upsweep's core layer: temporary storage sized and allocated once, outside the timing. Policy
+// void is the library's default.
+template <class Policy, class Key, class Value>
 void upsweep_sort(benchmark::State& state, sort_arrays<Key, Value>& a) {
   const std::int64_t n = a.n;
   const Key* keys_in = a.keys_in.ptr;
@@ -124,10 +127,10 @@ void upsweep_sort(benchmark::State& state, sort_arrays<Key, Value>& a) {
   std::size_t bytes = 0;
   auto run = [&](void* temp, cudaStream_t s) {
     if constexpr (has_values_v<Value>)
-      return upsweep::sort_pairs(temp, bytes, keys_in, a.keys_out.ptr, values_in, a.values_out.ptr, n, 0,
-                                 upsweep::key_bits_v<Key>, s);
+      return upsweep::sort_pairs<Policy>(temp, bytes, keys_in, a.keys_out.ptr, values_in, a.values_out.ptr, n, 0,
+                                         upsweep::key_bits_v<Key>, s);
     else
-      return upsweep::sort_keys(temp, bytes, keys_in, a.keys_out.ptr, n, 0, upsweep::key_bits_v<Key>, s);
+      return upsweep::sort_keys<Policy>(temp, bytes, keys_in, a.keys_out.ptr, n, 0, upsweep::key_bits_v<Key>, s);
   };
   BENCH_CUDA(run(nullptr, 0));
   device_array<char> temp(static_cast<std::int64_t>(bytes));
@@ -208,7 +211,7 @@ void check_sorted(const sort_arrays<Key, Value>& a, const Key* keys, const Value
     throw std::runtime_error("wrong result: not a permutation of the input pairs");
 }
 
-template <class Key, class Value>
+template <class Key, class Value, class Policy = void>
 void sort_row(benchmark::State& state, sorter impl, key_pattern pattern) {
   const std::int64_t n = state.range(0);
   // pristine + input (+ output) + the alternate buffers in temporary storage (Thrust's own for Thrust).
@@ -218,7 +221,7 @@ void sort_row(benchmark::State& state, sorter impl, key_pattern pattern) {
     if (skip_unless_memory_fits(state, data * (needs_out ? 4 : 3))) return;
     sort_arrays<Key, Value> a(n, needs_out, pattern);
     switch (impl) {
-      case sorter::upsweep: upsweep_sort(state, a); break;
+      case sorter::upsweep: upsweep_sort<Policy>(state, a); break;
       case sorter::cub32: cub_sort<int>(state, a); break;
       case sorter::cub64: cub_sort<std::int64_t>(state, a); break;
       case sorter::thrust: thrust_sort(state, a); break;
@@ -252,6 +255,35 @@ void register_sort_case(const std::string& row, key_pattern pattern = key_patter
   }
 }
 
+// A tuning row: Upsweep with `Policy` on uniform keys at 2^28.
+template <class Key, class Value, class Policy>
+void register_sort_tuning(const std::string& sort_case, const std::string& name) {
+  add_row("tune/" + sort_case + "/" + name, {std::int64_t{1} << 28}, 0.25, [](benchmark::State& state) {
+    sort_row<Key, Value, Policy>(state, sorter::upsweep, key_pattern::uniform);
+  });
+}
+
+// One row per ranking method at one tile shape, named method_t<threads>_i<items per thread>.
+template <class Key, class Value, int Threads, int Items>
+void register_sort_shape(const std::string& sort_case) {
+  using method = upsweep::radix_rank_method;
+  const std::string shape = "_t" + std::to_string(Threads) + "_i" + std::to_string(Items);
+  register_sort_tuning<Key, Value,
+                       upsweep::radix_sort_policy<Threads, Items, 256, upsweep::default_look_back_delay_ns,
+                                                  method::match_any>>(sort_case, "match_any" + shape);
+  register_sort_tuning<Key, Value,
+                       upsweep::radix_sort_policy<Threads, Items, 256, upsweep::default_look_back_delay_ns,
+                                                  method::ballot>>(sort_case, "ballot" + shape);
+}
+
+// The default policy is match_any at 256 threads and ItemsAt256 items.
+template <class Key, class Value, int ItemsAt256, int ItemsAt384, int MoreItemsAt384>
+void register_sort_tuning_case(const std::string& sort_case) {
+  register_sort_shape<Key, Value, 256, ItemsAt256>(sort_case);
+  register_sort_shape<Key, Value, 384, ItemsAt384>(sort_case);
+  register_sort_shape<Key, Value, 384, MoreItemsAt384>(sort_case);
+}
+
 const bool registered = register_later([] {
   register_sort_case<std::uint32_t>("keys_u32");
   register_sort_case<float>("keys_f32");
@@ -261,6 +293,12 @@ const bool registered = register_later([] {
   register_sort_case<std::uint32_t>("keys_u32_and3", key_pattern::and_3);
   register_sort_case<std::uint32_t>("keys_u32_and5", key_pattern::and_5);
   register_sort_case<std::uint32_t>("keys_u32_low8", key_pattern::low_8_bits);
+
+  // The exchange holds a tile of the widest element in static shared memory, next to one
+  // 256-counter row per warp: at 384 threads 20 4-byte or 10 8-byte items per thread fit.
+  register_sort_tuning_case<std::uint32_t, no_values, 16, 16, 20>("sort_keys_u32");
+  register_sort_tuning_case<std::uint32_t, std::uint32_t, 16, 16, 20>("sort_pairs_u32_u32");
+  register_sort_tuning_case<std::uint64_t, no_values, 12, 8, 10>("sort_keys_u64");
 });
 
 }  // namespace

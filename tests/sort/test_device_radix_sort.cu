@@ -1,6 +1,7 @@
 // Radix sort on the GPU against a stable host sort of the twiddled keys and against
 // cub::DeviceRadixSort, bitwise: every key type, sizes around the tile, distributions that leave
 // passes trivial, bit windows, descending, pairs stability, special floats, in place, errors.
+// The typed suites run the default policy and each ranking method on 384-thread tiles.
 #include "../scan/scan_test_support.cuh"
 
 #include <upsweep/sort.cuh>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -21,7 +23,19 @@ namespace {
 using namespace upsweep::test;
 using index_t = std::uint32_t;
 
-enum class distribution { uniform, sorted, reversed, all_equal, two_values, sixteen_values, low_bits, high_bits };
+// zeros_and_ones: keys of bits 0 or 1, so the one busy pass is mostly digit 0, the digit whose low
+// bits the padding past a partial tile shares.
+enum class distribution {
+  uniform,
+  sorted,
+  reversed,
+  all_equal,
+  two_values,
+  sixteen_values,
+  low_bits,
+  high_bits,
+  zeros_and_ones
+};
 
 const char* name_of(distribution d) {
   switch (d) {
@@ -33,14 +47,16 @@ const char* name_of(distribution d) {
     case distribution::sixteen_values: return "sixteen values";
     case distribution::low_bits: return "only low bits varying";
     case distribution::high_bits: return "only high bits varying";
+    case distribution::zeros_and_ones: return "zeros and ones";
   }
   return "?";
 }
 
-const distribution all_distributions[] = {distribution::uniform,   distribution::sorted,
-                                          distribution::reversed,  distribution::all_equal,
-                                          distribution::two_values, distribution::sixteen_values,
-                                          distribution::low_bits,  distribution::high_bits};
+const distribution all_distributions[] = {distribution::uniform,        distribution::sorted,
+                                          distribution::reversed,       distribution::all_equal,
+                                          distribution::two_values,     distribution::sixteen_values,
+                                          distribution::low_bits,       distribution::high_bits,
+                                          distribution::zeros_and_ones};
 
 template <class Key>
 using bits_of = typename upsweep::radix_traits<Key>::bits_t;
@@ -66,6 +82,7 @@ std::vector<Key> make_keys(std::int64_t n, distribution d, std::uint64_t seed) {
       case distribution::sixteen_values: bits = random_bits(1000 + (r & 15)); break;
       case distribution::low_bits: bits = (fixed & ~std::uint64_t{0xff}) | (r & 0xff); break;
       case distribution::high_bits: bits = (fixed & ~(std::uint64_t{0xff} << (width - 8))) | (r << (width - 8)); break;
+      case distribution::zeros_and_ones: bits = (r >> 7) % 8 == 0 ? 1 : 0; break;
       default: break;
     }
     keys[static_cast<std::size_t>(i)] = key_of_bits<Key>(bits);
@@ -92,6 +109,46 @@ std::vector<index_t> reference_order(const std::vector<Key>& keys, bool descendi
   return order;
 }
 
+// A family of policies, one per (key, value) type: `policy<Key, Value>` is what the core layer's
+// Policy argument receives (void: the library's default).
+struct default_policies {
+  static constexpr const char* name = "default";
+  template <class Key, class Value>
+  using policy = void;
+};
+
+// 384 threads with the widest element at most 8 bytes: 20 items (10 for 8-byte ones) keep the tile
+// at 30 KiB of shared memory, next to 12 warps' digit counters.
+constexpr int t384_items_per_thread(std::size_t widest) { return widest >= 8 ? 10 : 20; }
+
+template <upsweep::radix_rank_method Method>
+struct t384_policies {
+  static constexpr const char* name = Method == upsweep::radix_rank_method::ballot ? "ballot" : "match_any";
+  template <class Key, class Value>
+  using policy = upsweep::radix_sort_policy<384, t384_items_per_thread(std::max(sizeof(Key), sizeof(Value))), 256,
+                                            upsweep::default_look_back_delay_ns, Method>;
+};
+using ballot_policies = t384_policies<upsweep::radix_rank_method::ballot>;
+using match_any_policies = t384_policies<upsweep::radix_rank_method::match_any>;
+
+template <class Policies, class Key, class Value>
+using resolved_policy = upsweep::detail::radix_sort_policy_t<typename Policies::template policy<Key, Value>, Key, Value>;
+
+template <class Key, class Policies>
+struct sort_case {
+  using key = Key;
+  using policies = Policies;
+};
+
+// The type's short name for test names (the key types of the suites below).
+template <class Key>
+std::string type_name() {
+  const char* const widths[] = {"8", "16", "32", "64"};
+  const int width = sizeof(Key) == 1 ? 0 : sizeof(Key) == 2 ? 1 : sizeof(Key) == 4 ? 2 : 3;
+  const char* kind = std::is_floating_point_v<Key> ? "f" : std::is_signed_v<Key> ? "i" : "u";
+  return std::string(kind) + widths[width];
+}
+
 template <class Key>
 struct sorted_output {
   std::vector<Key> keys;
@@ -114,8 +171,10 @@ int end_bit_of(const sort_options& opt) {
 
 // Upsweep's core layer on poisoned outputs with a guard past their end; values = input index.
 // Checks the input is unchanged (unless in place) and the guards are intact.
-template <class Key>
+template <class Policies = default_policies, class Key>
 sorted_output<Key> run_upsweep(const std::vector<Key>& host_keys, const sort_options& opt) {
+  using keys_policy = typename Policies::template policy<Key, upsweep::detail::no_values>;
+  using pairs_policy = typename Policies::template policy<Key, index_t>;
   const auto n = static_cast<std::int64_t>(host_keys.size());
   std::vector<index_t> host_values(host_keys.size());
   std::iota(host_values.begin(), host_values.end(), index_t{0});
@@ -131,15 +190,16 @@ sorted_output<Key> run_upsweep(const std::vector<Key>& host_keys, const sort_opt
 
   const auto call = [&](void* d_temp, std::size_t& bytes) {
     if (opt.pairs)
-      return opt.descending ? upsweep::sort_pairs_descending(d_temp, bytes, keys_in.data(), d_keys_out,
-                                                             values_in.data(), d_values_out, n, opt.begin_bit,
-                                                             end_bit, opt.stream)
-                            : upsweep::sort_pairs(d_temp, bytes, keys_in.data(), d_keys_out, values_in.data(),
-                                                  d_values_out, n, opt.begin_bit, end_bit, opt.stream);
-    return opt.descending ? upsweep::sort_keys_descending(d_temp, bytes, keys_in.data(), d_keys_out, n,
-                                                          opt.begin_bit, end_bit, opt.stream)
-                          : upsweep::sort_keys(d_temp, bytes, keys_in.data(), d_keys_out, n, opt.begin_bit, end_bit,
-                                               opt.stream);
+      return opt.descending
+                 ? upsweep::sort_pairs_descending<pairs_policy>(d_temp, bytes, keys_in.data(), d_keys_out,
+                                                                values_in.data(), d_values_out, n, opt.begin_bit,
+                                                                end_bit, opt.stream)
+                 : upsweep::sort_pairs<pairs_policy>(d_temp, bytes, keys_in.data(), d_keys_out, values_in.data(),
+                                                     d_values_out, n, opt.begin_bit, end_bit, opt.stream);
+    return opt.descending ? upsweep::sort_keys_descending<keys_policy>(d_temp, bytes, keys_in.data(), d_keys_out, n,
+                                                                       opt.begin_bit, end_bit, opt.stream)
+                          : upsweep::sort_keys<keys_policy>(d_temp, bytes, keys_in.data(), d_keys_out, n,
+                                                            opt.begin_bit, end_bit, opt.stream);
   };
   std::size_t bytes = 0;
   check(call(nullptr, bytes), "size query");
@@ -203,25 +263,45 @@ void expect_matches_reference(const std::vector<Key>& in, const sorted_output<Ke
   if (opt.pairs) expect_same_bits(got.values, order);
 }
 
-template <class Key>
+template <class Case>
 class RadixSort : public gpu_test {};
 
-using key_types = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int32_t,
-                                   std::int64_t, float, double>;
-TYPED_TEST_SUITE(RadixSort, key_types);
+// Every key type with the default policy; each ranking method on 384-thread tiles with the key
+// types whose digit passes differ (one pass, a narrow last pass in bit windows, signed, float,
+// eight passes).
+using sort_cases = ::testing::Types<
+    sort_case<std::uint8_t, default_policies>, sort_case<std::uint16_t, default_policies>,
+    sort_case<std::uint32_t, default_policies>, sort_case<std::uint64_t, default_policies>,
+    sort_case<std::int32_t, default_policies>, sort_case<std::int64_t, default_policies>,
+    sort_case<float, default_policies>, sort_case<double, default_policies>,
+    sort_case<std::uint8_t, ballot_policies>, sort_case<std::uint16_t, ballot_policies>,
+    sort_case<std::uint32_t, ballot_policies>, sort_case<std::uint64_t, ballot_policies>,
+    sort_case<std::int32_t, ballot_policies>, sort_case<float, ballot_policies>,
+    sort_case<std::uint32_t, match_any_policies>, sort_case<std::uint64_t, match_any_policies>>;
 
-template <class Key>
+struct sort_case_names {
+  template <class Case>
+  static std::string GetName(int) {
+    return std::string(Case::policies::name) + "_" + type_name<typename Case::key>();
+  }
+};
+TYPED_TEST_SUITE(RadixSort, sort_cases, sort_case_names);
+
+template <class Case>
 constexpr std::int64_t tile_items_of(bool pairs) {
-  return pairs ? upsweep::default_radix_sort_policy<Key, index_t>::tile_items
-               : upsweep::default_radix_sort_policy<Key, upsweep::detail::no_values>::tile_items;
+  using Key = typename Case::key;
+  using Policies = typename Case::policies;
+  return pairs ? resolved_policy<Policies, Key, index_t>::tile_items
+               : resolved_policy<Policies, Key, upsweep::detail::no_values>::tile_items;
 }
 
 TYPED_TEST(RadixSort, keys_and_pairs_match_a_stable_host_sort_at_every_size_and_distribution) {
-  using Key = TypeParam;
+  using Key = typename TypeParam::key;
+  using Policies = typename TypeParam::policies;
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   for (const bool pairs : {false, true}) {
-    const std::int64_t tile = tile_items_of<Key>(pairs);
+    const std::int64_t tile = tile_items_of<TypeParam>(pairs);
     for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{1000}, tile - 1, tile,
                                  tile + 1, 3 * tile + 7, max_test_items((std::int64_t{1} << 20) + 3)}) {
       for (const distribution d : all_distributions) {
@@ -235,7 +315,7 @@ TYPED_TEST(RadixSort, keys_and_pairs_match_a_stable_host_sort_at_every_size_and_
           sort_options opt;
           opt.descending = descending;
           opt.pairs = pairs;
-          expect_matches_reference(keys, run_upsweep(keys, opt), opt);
+          expect_matches_reference(keys, run_upsweep<Policies>(keys, opt), opt);
           if (::testing::Test::HasFatalFailure()) return;
         }
       }
@@ -244,7 +324,8 @@ TYPED_TEST(RadixSort, keys_and_pairs_match_a_stable_host_sort_at_every_size_and_
 }
 
 TYPED_TEST(RadixSort, pairs_match_cub_bitwise_at_the_largest_test_size) {
-  using Key = TypeParam;
+  using Key = typename TypeParam::key;
+  using Policies = typename TypeParam::policies;
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   const std::int64_t n = max_test_items(std::int64_t{1} << 24);
@@ -254,7 +335,7 @@ TYPED_TEST(RadixSort, pairs_match_cub_bitwise_at_the_largest_test_size) {
       const std::vector<Key> keys = make_keys<Key>(n, d, seed);
       sort_options opt;
       opt.descending = descending;
-      const sorted_output<Key> ours = run_upsweep(keys, opt);
+      const sorted_output<Key> ours = run_upsweep<Policies>(keys, opt);
       const sorted_output<Key> theirs = run_cub(keys, opt);
       expect_same_bits(ours.keys, theirs.keys);
       expect_same_bits(ours.values, theirs.values);
@@ -264,11 +345,12 @@ TYPED_TEST(RadixSort, pairs_match_cub_bitwise_at_the_largest_test_size) {
 }
 
 TYPED_TEST(RadixSort, bit_windows_sort_by_their_bits_only_and_keep_ties_in_input_order) {
-  using Key = TypeParam;
+  using Key = typename TypeParam::key;
+  using Policies = typename TypeParam::policies;
   constexpr int bits = static_cast<int>(sizeof(Key) * 8);
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  const std::vector<Key> keys = make_keys<Key>(3 * tile_items_of<Key>(true) + 5, distribution::uniform, seed);
+  const std::vector<Key> keys = make_keys<Key>(3 * tile_items_of<TypeParam>(true) + 5, distribution::uniform, seed);
   const int cuts[] = {0, bits / 3, 3 * bits / 4, bits};
   for (const int begin_bit : cuts)
     for (const int end_bit : cuts) {
@@ -280,7 +362,7 @@ TYPED_TEST(RadixSort, bit_windows_sort_by_their_bits_only_and_keep_ties_in_input
         opt.descending = descending;
         opt.begin_bit = begin_bit;
         opt.end_bit = end_bit;
-        const sorted_output<Key> ours = run_upsweep(keys, opt);
+        const sorted_output<Key> ours = run_upsweep<Policies>(keys, opt);
         expect_matches_reference(keys, ours, opt);
         if (begin_bit < end_bit) {  // the empty window is a copy; the host reference covers it
           const sorted_output<Key> theirs = run_cub(keys, opt);
@@ -293,10 +375,11 @@ TYPED_TEST(RadixSort, bit_windows_sort_by_their_bits_only_and_keep_ties_in_input
 }
 
 TYPED_TEST(RadixSort, in_place_sorts_give_the_same_result_for_any_number_of_busy_passes) {
-  using Key = TypeParam;
+  using Key = typename TypeParam::key;
+  using Policies = typename TypeParam::policies;
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  const std::int64_t n = 5 * tile_items_of<Key>(true) + 11;
+  const std::int64_t n = 5 * tile_items_of<TypeParam>(true) + 11;
   // all equal: no busy pass; low bits: one; uniform: every pass.
   for (const distribution d : {distribution::all_equal, distribution::low_bits, distribution::high_bits,
                                distribution::uniform}) {
@@ -306,7 +389,7 @@ TYPED_TEST(RadixSort, in_place_sorts_give_the_same_result_for_any_number_of_busy
       sort_options opt;
       opt.pairs = pairs;
       opt.in_place = true;
-      expect_matches_reference(keys, run_upsweep(keys, opt), opt);
+      expect_matches_reference(keys, run_upsweep<Policies>(keys, opt), opt);
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -345,13 +428,15 @@ std::vector<Key> special_floats(std::int64_t n, std::uint64_t seed) {
   return keys;
 }
 
-template <class Key>
+template <class Case>
 class RadixSortFloat : public gpu_test {};
-using float_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(RadixSortFloat, float_types);
+using float_cases = ::testing::Types<sort_case<float, default_policies>, sort_case<double, default_policies>,
+                                     sort_case<float, ballot_policies>, sort_case<double, ballot_policies>>;
+TYPED_TEST_SUITE(RadixSortFloat, float_cases, sort_case_names);
 
 TYPED_TEST(RadixSortFloat, signed_zeros_stay_in_input_order_and_nans_sort_by_their_bits_like_cub) {
-  using Key = TypeParam;
+  using Key = typename TypeParam::key;
+  using Policies = typename TypeParam::policies;
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   const std::vector<Key> keys = special_floats<Key>(100003, seed);
@@ -359,7 +444,7 @@ TYPED_TEST(RadixSortFloat, signed_zeros_stay_in_input_order_and_nans_sort_by_the
     SCOPED_TRACE(descending ? "descending" : "ascending");
     sort_options opt;
     opt.descending = descending;
-    const sorted_output<Key> ours = run_upsweep(keys, opt);
+    const sorted_output<Key> ours = run_upsweep<Policies>(keys, opt);
     expect_matches_reference(keys, ours, opt);
     const sorted_output<Key> theirs = run_cub(keys, opt);
     expect_same_bits(ours.keys, theirs.keys);

@@ -16,6 +16,8 @@
 #include <cuda/std/functional>
 #include <cuda/std/type_traits>
 
+#include <cstddef>
+
 namespace upsweep::detail {
 
 // Keys-only sorts carry this as their value type; no value is ever loaded or stored.
@@ -188,6 +190,9 @@ struct radix_pass_storage {
   long long tile_idx;
 };
 
+// The pass kernel declares its storage statically, which caps it below the opt-in limit.
+inline constexpr std::size_t max_static_shared_bytes = 48 * 1024;
+
 // Item i of a thread sits at warp_first + i * 32 + lane in the tile: loads are coalesced, and
 // walking a warp's items in (i, lane) order walks the input in order, which ranking relies on.
 template <int IPT>
@@ -215,13 +220,16 @@ __device__ __forceinline__ void extract_digits(const Key (&keys)[IPT], int valid
                     : radix_digits;
 }
 
-// ranks[i] = keys of the same digit before item i within its warp. Lanes holding one digit find
-// each other with a match; the lowest of them bumps the warp's counter for it.
-template <class Policy, int IPT, class Storage>
-__device__ __forceinline__ void rank_within_warp(const unsigned (&digits)[IPT], unsigned (&ranks)[IPT], Storage& s) {
-  unsigned* counts = s.warp_digit_counts[warp_id()];
-  for (int d = lane_id(); d < radix_digits; d += warp_threads) counts[d] = 0;
-  __syncwarp();
+// One ranking step per item i: with `peers` the lanes whose item i has this lane's digit, the
+// lowest of them adds their number to the warp's counter of that digit, and each lane's rank is
+// the counter before plus its peers in lower lanes. Walking i in order, then lanes upwards, walks
+// the warp's part of the input in order, so keys of one digit keep their input order.
+
+// Finds peers with one match per item. The barriers order every peer's read of the counter
+// before the leader's bump.
+template <int IPT>
+__device__ __forceinline__ void rank_by_match_any(const unsigned (&digits)[IPT], unsigned (&ranks)[IPT],
+                                                  unsigned* counts) {
   const unsigned lanes_below = (1u << lane_id()) - 1;
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
@@ -234,6 +242,56 @@ __device__ __forceinline__ void rank_within_warp(const unsigned (&digits)[IPT], 
     __syncwarp();
     ranks[i] = before + __popc(peers & lanes_below);
   }
+}
+
+// Lanes whose digit agrees with this lane's at `bit`.
+__device__ __forceinline__ unsigned lanes_agreeing_at(unsigned digit, int bit) {
+  const bool set = (digit >> bit) & 1u;
+  const unsigned lanes_set = __ballot_sync(full_warp_mask, set);
+  return set ? lanes_set : ~lanes_set;
+}
+
+// Finds peers as the lanes agreeing at every digit bit, one ballot each. Padding items carry
+// digit radix_digits, whose low radix_bits are zero: in a row that reaches past the tile's end
+// one more ballot, at bit radix_bits, keeps them apart from digit 0 (full rows skip it, the
+// test is the same for the whole warp). Only the leader touches the counter and hands the old
+// value to its peers by a shuffle; the shuffle reconverges the warp, and one warp's
+// shared-memory atomics take effect in issue order, so the next item's leader sees the bump (the
+// order CUB's match ranking relies on too).
+template <int IPT>
+__device__ __forceinline__ void rank_by_ballots(const unsigned (&digits)[IPT], int valid, unsigned (&ranks)[IPT],
+                                                unsigned* counts) {
+  const unsigned lane = lane_id();
+  const unsigned lanes_below = (1u << lane) - 1;
+  const int warp_first = striped_slot<IPT>(0) - static_cast<int>(lane);
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    const unsigned digit = digits[i];
+    unsigned peers = full_warp_mask;
+#pragma unroll
+    for (int bit = 0; bit < radix_bits; ++bit) peers &= lanes_agreeing_at(digit, bit);
+    if (warp_first + (i + 1) * warp_threads > valid) peers &= lanes_agreeing_at(digit, radix_bits);
+    const int leader = __ffs(peers) - 1;
+    unsigned before = 0;
+    if (static_cast<int>(lane) == leader && digit < radix_digits) before = atomicAdd(&counts[digit], __popc(peers));
+    before = __shfl_sync(full_warp_mask, before, leader);
+    ranks[i] = before + __popc(peers & lanes_below);
+  }
+}
+
+// ranks[i] = keys of the same digit before item i within its warp; warp_digit_counts[warp][d] =
+// the warp's keys of digit d. Padding items (digit radix_digits) match only each other and are
+// never counted; their ranks are never used.
+template <class Policy, int IPT, class Storage>
+__device__ __forceinline__ void rank_within_warp(const unsigned (&digits)[IPT], int valid, unsigned (&ranks)[IPT],
+                                                 Storage& s) {
+  unsigned* counts = s.warp_digit_counts[warp_id()];
+  for (int d = lane_id(); d < radix_digits; d += warp_threads) counts[d] = 0;
+  __syncwarp();
+  if constexpr (Policy::rank_method == radix_rank_method::ballot)
+    rank_by_ballots(digits, valid, ranks, counts);
+  else
+    rank_by_match_any(digits, ranks, counts);
 }
 
 // Thread d turns column d of the warp counts into exclusive prefixes; returns the tile's count
@@ -344,7 +402,7 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_
   unsigned ranks[ipt];
   load_striped(args.keys.source(plan.src) + tile_first, valid, keys);
   extract_digits<Descending>(keys, valid, args.bit, args.digit_bits, digits);
-  rank_within_warp<Policy>(digits, ranks, s);
+  rank_within_warp<Policy>(digits, valid, ranks, s);
   __syncthreads();  // every warp's counts are in
   const unsigned tile_count = count_digit_across_warps<Policy>(s);
   const unsigned tile_start = start_of_digit_in_tile<Policy>(tile_count, s);
@@ -368,6 +426,9 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_
 
 template <class Policy, bool Descending, class Key, class Value>
 __global__ void __launch_bounds__(Policy::block_threads) radix_pass_kernel(radix_pass_args<Key, Value> args) {
+  static_assert(sizeof(radix_pass_storage<Policy, Key, Value>) <= max_static_shared_bytes,
+                "the tile (items_per_thread x block_threads x widest element) and the warp counters must fit "
+                "in static shared memory");
   __shared__ radix_pass_storage<Policy, Key, Value> storage;
   const radix_pass_plan plan = args.d_control->plan.pass[args.pass];
   if (plan.src == buffer_none) return;  // one digit holds every key: nothing moves

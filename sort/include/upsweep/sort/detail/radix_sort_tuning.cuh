@@ -16,14 +16,19 @@ inline constexpr int radix_digits = 1 << radix_bits;
 
 }  // namespace detail
 
+// How a warp finds the lanes holding its key's digit while ranking: one __match_any_sync per
+// key, or one __ballot_sync per digit bit (Onesweep's warp-level multisplit). Same ranks.
+enum class radix_rank_method { match_any, ballot };
+
 template <int BlockThreads, int ItemsPerThread, int HistogramBlockThreads = 256,
-          int LookBackDelayNs = default_look_back_delay_ns>
+          int LookBackDelayNs = default_look_back_delay_ns, radix_rank_method RankMethod = radix_rank_method::match_any>
 struct radix_sort_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
   static constexpr int histogram_block_threads = HistogramBlockThreads;
   static constexpr int look_back_delay_ns = LookBackDelayNs;
+  static constexpr radix_rank_method rank_method = RankMethod;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   // Thread d owns digit d while counting, scanning and looking back.
@@ -48,7 +53,8 @@ constexpr int default_radix_items_per_thread() {
 
 }  // namespace detail
 
-// Untuned first draft: no benchmark row yet.
+// Untuned first draft (match ranking, 256 threads): the rows tune/sort_* of upsweep-bench measure
+// it against ballot ranking and 384-thread tiles.
 template <class Key, class Value>
 using default_radix_sort_policy = radix_sort_policy<256, detail::default_radix_items_per_thread<Key, Value>()>;
 
