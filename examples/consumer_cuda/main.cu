@@ -1,6 +1,6 @@
 // A CUDA project on Upsweep's template layer: sorts entries by a custom struct key (u32 group, then
-// float score) described by a decomposer, and keeps the high scores with a device lambda. Both
-// results are checked against the standard library. Exits 0 when they match, 1 when one does not
+// float score) described by a decomposer, with a payload member riding along, and keeps the high
+// scores with a device lambda. Both results are checked against the standard library. Exits 0 when they match, 1 when one does not
 // (or a call fails); without a usable GPU it says so and exits 0, having checked nothing.
 #include <upsweep/compact.cuh>
 #include <upsweep/sort.cuh>
@@ -20,24 +20,12 @@ struct entry {
   std::uint32_t id;
 };
 
-// The decomposer: the key's members, most significant first (group, then score).
+// The decomposer: references to the key's members, most significant first (group, then score);
+// each sorts in its own type's order (floats: -0.0 == +0.0, NaNs by bit pattern). `id` is not
+// named, so it is no part of the key and moves with its entry.
 struct by_group_then_score {
-  __host__ __device__ cuda::std::tuple<std::uint32_t, float> operator()(const entry& e) const {
-    return {e.group, e.score};
-  }
+  __host__ __device__ cuda::std::tuple<std::uint32_t&, float&> operator()(entry& e) const { return {e.group, e.score}; }
 };
-
-// One 64-bit key whose unsigned order is the decomposer's lexicographic order: each member's
-// ordered bits (radix_traits: the order radix sort uses, -0.0 == +0.0, NaNs by bit pattern) side
-// by side. The template layer sorts radix keys, not structs, so the struct key travels this way.
-template <class Decomposer>
-__global__ void make_sort_keys(const entry* d_entries, std::uint64_t* d_keys, long long n, Decomposer decompose) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const auto members = decompose(d_entries[i]);
-  d_keys[i] = (std::uint64_t{upsweep::radix_traits<std::uint32_t>::to_ordered(cuda::std::get<0>(members))} << 32) |
-              upsweep::radix_traits<float>::to_ordered(cuda::std::get<1>(members));
-}
 
 #define CHECK(call) UPSWEEP_CUDA_THROW(call)
 
@@ -60,19 +48,14 @@ int main() {
   }
 
   entry *d_entries = nullptr, *d_sorted = nullptr, *d_kept = nullptr;
-  std::uint64_t *d_keys = nullptr, *d_sorted_keys = nullptr;
   try {
     CHECK(cudaMalloc(&d_entries, n * sizeof(entry)));
     CHECK(cudaMalloc(&d_sorted, n * sizeof(entry)));
     CHECK(cudaMalloc(&d_kept, n * sizeof(entry)));
-    CHECK(cudaMalloc(&d_keys, n * sizeof(std::uint64_t)));
-    CHECK(cudaMalloc(&d_sorted_keys, n * sizeof(std::uint64_t)));
     CHECK(cudaMemcpy(d_entries, entries.data(), n * sizeof(entry), cudaMemcpyHostToDevice));
 
-    // Sort: the entries ride as 12-byte values with their keys; stable, so equal keys keep id order.
-    make_sort_keys<<<static_cast<unsigned>((n + 255) / 256), 256>>>(d_entries, d_keys, n, by_group_then_score{});
-    CHECK(cudaGetLastError());
-    upsweep::sort_pairs(d_keys, d_sorted_keys, d_entries, d_sorted, n);  // stream-ordered temporaries
+    // Sort the entries themselves by (group, score); stable, so equal keys keep id order.
+    upsweep::sort_keys(d_entries, d_sorted, n, by_group_then_score{});  // stream-ordered temporaries
 
     // Compact with a device lambda; this form returns the count, so it synchronises.
     const float threshold = 0.75f;
@@ -85,7 +68,7 @@ int main() {
 
     std::vector<entry> want = entries;
     std::stable_sort(want.begin(), want.end(), [](const entry& a, const entry& b) {
-      return a.group != b.group ? a.group < b.group : a.score < b.score;
+      return a.group != b.group ? a.group < b.group : a.score < b.score;  // no NaNs here; -0.0 == +0.0
     });
     std::vector<entry> want_kept;
     std::copy_if(want.begin(), want.end(), std::back_inserter(want_kept),
@@ -93,11 +76,10 @@ int main() {
     const bool sorted_ok = std::memcmp(sorted.data(), want.data(), n * sizeof(entry)) == 0;
     const bool kept_ok = kept.size() == want_kept.size() &&
                          std::memcmp(kept.data(), want_kept.data(), kept.size() * sizeof(entry)) == 0;
-    std::printf("%-58s %s\n", "sort_pairs by (group, score) through a decomposer, stable", sorted_ok ? "ok" : "WRONG");
+    std::printf("%-58s %s\n", "sort_keys by (group, score) through a decomposer, stable", sorted_ok ? "ok" : "WRONG");
     std::printf("%-58s %s\n", "select_if(score >= 0.75) with a device lambda", kept_ok ? "ok" : "WRONG");
     std::printf("consumer_cuda: %s\n", sorted_ok && kept_ok ? "all results match" : "MISMATCH");
-    for (void* p : {static_cast<void*>(d_entries), static_cast<void*>(d_sorted), static_cast<void*>(d_kept),
-                    static_cast<void*>(d_keys), static_cast<void*>(d_sorted_keys)})
+    for (void* p : {static_cast<void*>(d_entries), static_cast<void*>(d_sorted), static_cast<void*>(d_kept)})
       CHECK(cudaFree(p));
     return sorted_ok && kept_ok ? 0 : 1;
   } catch (const upsweep::cuda_error& e) {

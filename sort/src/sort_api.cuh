@@ -13,51 +13,8 @@
 
 namespace upsweep::detail {
 
-template <class Index>
-__global__ void fill_indices_kernel(Index* d_indices, long long num_items) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < num_items; i += stride)
-    d_indices[i] = static_cast<Index>(i);
-}
-
-inline constexpr int fill_block_threads = 256;
-inline constexpr long long fill_max_blocks = 4096;
-
 template <class V>
 using value_word_t = typename unsigned_of_size<sizeof(V)>::type;
-
-// The sorting permutation: sort (key, index) pairs whose indices start as 0, 1, 2, ...; the sorted
-// keys go to scratch. Temporary storage: the pair sort's, then n keys and n indices.
-template <bool Descending, class K, class Index>
-cudaError_t argsort_core(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                         Index* d_indices_out, std::int64_t num_items, int begin_bit, int end_bit,
-                         cudaStream_t stream) {
-  if (num_items < 0) return cudaErrorInvalidValue;
-  if (sizeof(Index) < 8 && static_cast<std::uint64_t>(num_items) > (std::uint64_t{1} << 32))
-    return cudaErrorInvalidValue;  // index num_items - 1 must fit
-  std::size_t sort_bytes = 0;
-  const auto sort = [&](void* d_temp, const Index* d_iota, K* d_keys_scratch) {
-    if constexpr (Descending)
-      return sort_pairs_descending<void>(d_temp, sort_bytes, d_keys_in, d_keys_scratch, d_iota, d_indices_out,
-                                         num_items, begin_bit, end_bit, stream);
-    else
-      return sort_pairs<void>(d_temp, sort_bytes, d_keys_in, d_keys_scratch, d_iota, d_indices_out, num_items,
-                              begin_bit, end_bit, stream);
-  };
-  UPSWEEP_CUDA_RETURN(sort(nullptr, nullptr, nullptr));  // size query: also checks the arguments
-  void* allocations[3] = {};
-  const std::size_t sizes[3] = {sort_bytes, static_cast<std::size_t>(num_items) * sizeof(K),
-                                static_cast<std::size_t>(num_items) * sizeof(Index)};
-  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
-  if (d_temp_storage == nullptr || num_items == 0) return cudaSuccess;
-  if (d_keys_in == nullptr || d_indices_out == nullptr) return cudaErrorInvalidValue;  // before the first launch
-  auto* d_iota = static_cast<Index*>(allocations[2]);
-  const long long wanted = ceil_div<long long>(num_items, fill_block_threads);
-  const unsigned grid = static_cast<unsigned>(wanted < fill_max_blocks ? wanted : fill_max_blocks);
-  fill_indices_kernel<<<grid, fill_block_threads, 0, stream>>>(d_iota, num_items);
-  UPSWEEP_CUDA_RETURN(cudaGetLastError());
-  return sort(allocations[0], d_iota, static_cast<K*>(allocations[1]));
-}
 
 }  // namespace upsweep::detail
 
@@ -96,23 +53,23 @@ cudaError_t argsort_core(void* d_temp_storage, std::size_t& temp_storage_bytes, 
 #define UPSWEEP_DEFINE_ARGSORT(K, I)                                                                                  \
   cudaError_t argsort(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, I* d_indices_out,  \
                       std::int64_t num_items, int begin_bit, int end_bit, cudaStream_t stream) {                    \
-    return detail::argsort_core<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_indices_out, num_items,      \
-                                       begin_bit, end_bit, stream);                                                  \
+    return argsort<void>(d_temp_storage, temp_storage_bytes, d_keys_in, d_indices_out, num_items, begin_bit,         \
+                         end_bit, stream);                                                                           \
   }                                                                                                                   \
   cudaError_t argsort_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,         \
                                  I* d_indices_out, std::int64_t num_items, int begin_bit, int end_bit,              \
                                  cudaStream_t stream) {                                                              \
-    return detail::argsort_core<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_indices_out, num_items,       \
-                                      begin_bit, end_bit, stream);                                                   \
+    return argsort_descending<void>(d_temp_storage, temp_storage_bytes, d_keys_in, d_indices_out, num_items,         \
+                                    begin_bit, end_bit, stream);                                                     \
   }                                                                                                                   \
   void argsort(const K* d_keys_in, I* d_indices_out, std::int64_t num_items, int begin_bit, int end_bit,            \
                cudaStream_t stream) {                                                                                \
-    UPSWEEP_SORT_CONVENIENCE(detail::argsort_core<false>, "argsort", d_keys_in, d_indices_out, num_items, begin_bit, \
+    UPSWEEP_SORT_CONVENIENCE(argsort<void>, "argsort", d_keys_in, d_indices_out, num_items, begin_bit,               \
                              end_bit, stream);                                                                       \
   }                                                                                                                   \
   void argsort_descending(const K* d_keys_in, I* d_indices_out, std::int64_t num_items, int begin_bit, int end_bit, \
                           cudaStream_t stream) {                                                                     \
-    UPSWEEP_SORT_CONVENIENCE(detail::argsort_core<true>, "argsort_descending", d_keys_in, d_indices_out, num_items,  \
+    UPSWEEP_SORT_CONVENIENCE(argsort_descending<void>, "argsort_descending", d_keys_in, d_indices_out, num_items,    \
                              begin_bit, end_bit, stream);                                                            \
   }
 

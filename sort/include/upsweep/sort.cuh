@@ -1,5 +1,7 @@
-// Upsweep::sort: LSD radix sort of keys and key-value pairs (template layer, nvcc users).
+// Upsweep::sort: LSD radix sort of keys and key-value pairs (template layer, nvcc users), struct
+// keys through a decomposer, double buffers.
 #pragma once
 
 #include <upsweep/sort/device_radix_sort.cuh>
+#include <upsweep/sort/radix_decomposer.cuh>
 #include <upsweep/sort/radix_traits.cuh>

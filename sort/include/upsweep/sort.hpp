@@ -1,7 +1,8 @@
 // Compiled API of radix sort for the standard key and value types: callable from plain C++ (g++,
 // no nvcc); only <cuda_runtime_api.h> types appear. Link Upsweep::sort. The templates in
-// <upsweep/sort/device_radix_sort.cuh> hold the same contracts for __half and bf16 keys and for
-// values of any trivially copyable type of 1 to 16 bytes.
+// <upsweep/sort/device_radix_sort.cuh> hold the same contracts for __half and bf16 keys, struct
+// keys through a decomposer, double buffers, and values of any trivially copyable type of 1 to 16
+// bytes.
 //  - core form (d_temp_storage, temp_storage_bytes, ...) returns cudaError_t; with
 //    d_temp_storage == nullptr it only writes the size. Never allocates or synchronises, so it
 //    can be captured in a CUDA graph.

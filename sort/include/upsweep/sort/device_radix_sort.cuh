@@ -9,19 +9,35 @@
 //  - keys: 8- to 64-bit integers, float, double, __half, __nv_bfloat16. Order is CUB's, bit for
 //    bit: signed integers in numeric order; -0.0 and +0.0 equal (kept in input order, each key
 //    written back with its own bits); NaNs by bit pattern, +NaN after +inf, -NaN before -inf.
+//  - struct keys: the overloads taking a decomposer (after num_items, as in CUB) sort any
+//    trivially copyable key by the members it names, most significant first, each member in its
+//    own type's order above; keys move whole (members the decomposer does not name ride along).
+//    Bits are numbered over the members' concatenated ordered bits, bit 0 being the last member's
+//    lowest (radix_decomposer.cuh); the default window is all of them.
 //  - stable in every mode: equal keys (within the bit window) keep their input order, descending
 //    included (descending sorts the inverted ordered bits).
 //  - [begin_bit, end_bit) selects the ordered bits to sort by; outside 0 <= begin_bit <= end_bit
 //    <= key bits is cudaErrorInvalidValue; an empty window copies the input to the output.
 //  - values: any trivially copyable type of 1 to 16 bytes, moved with their keys.
-//  - in place: d_keys_out == d_keys_in (and d_values_out == d_values_in) is allowed; the input is
-//    then overwritten with the result, and an odd number of non-trivial passes costs one more
-//    copy. Otherwise the input is left unchanged. Partly overlapping ranges are not allowed.
-//  - temporary storage holds an alternate buffer of num_items keys (and values), the digit counts
-//    and the look-back words; num_items is 64-bit, n = 0 does nothing, n >= 2^62 is invalid.
+//  - in place: d_keys_out == d_keys_in (and/or d_values_out == d_values_in) is allowed; the input
+//    is then overwritten with the result, and an odd number of digit passes that are not skipped
+//    costs one more copy. The temporary storage still holds the n-sized alternate buffers: the
+//    double-buffer forms need none. Otherwise the input is left unchanged. Partly overlapping
+//    ranges are not allowed.
+//  - double buffer: the forms taking double_buffer<T>& read d_buffers[selector], may overwrite both
+//    buffers, and set selector (on the host, before returning) to the buffer holding the result:
+//    it flips when the window needs an odd number of 8-bit digit passes (ceil((end_bit -
+//    begin_bit) / 8)), whatever n is, and stays for an even number or an empty window. Values
+//    flip with their keys. The two buffers must not overlap.
+//  - temporary storage holds an alternate buffer of num_items keys (and values; not for double
+//    buffers), the digit counts and the look-back words; num_items is 64-bit, n = 0 does nothing,
+//    n >= 2^62 is invalid.
+//  - argsort: d_indices_out = the stable sorting permutation (the input position of each sorted
+//    key), unsigned indices of 32 bits (num_items <= 2^32) or 64; the keys are left unchanged.
 #pragma once
 
 #include <upsweep/sort/detail/radix_sort_dispatch.cuh>
+#include <upsweep/sort/radix_decomposer.cuh>
 #include <upsweep/sort/radix_traits.cuh>
 #include <upsweep/util/stream_allocation.hpp>
 
@@ -32,6 +48,43 @@ namespace upsweep {
 
 template <class Key>
 inline constexpr int key_bits_v = static_cast<int>(sizeof(Key) * 8);
+
+// Two caller buffers of num_items elements and which one holds the data: the double-buffer sorts
+// read d_buffers[selector] and leave the result in d_buffers[selector], updating selector.
+template <class T>
+struct double_buffer {
+  T* d_buffers[2] = {nullptr, nullptr};
+  int selector = 0;
+  double_buffer() = default;
+  double_buffer(T* d_current, T* d_alternate) : d_buffers{d_current, d_alternate} {}
+  T* current() const { return d_buffers[selector]; }
+  T* alternate() const { return d_buffers[selector ^ 1]; }
+};
+
+namespace detail {
+
+template <class Key, class Decomposer, class Result>
+using if_decomposer_t = cuda::std::enable_if_t<is_decomposer_v<Key, Decomposer>, Result>;
+
+template <class Policy, bool Descending, class Key, class Value, class Codec>
+cudaError_t sort_double_buffer(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<Key>& keys,
+                               double_buffer<Value>* values, std::int64_t num_items, int begin_bit, int end_bit,
+                               cudaStream_t stream, const Codec& codec) {
+  using policy_t = radix_sort_policy_t<Policy, Key, Value>;
+  if constexpr (has_values_v<Value>) {
+    return dispatch_radix_sort_double_buffer<policy_t, Descending>(d_temp_storage, temp_storage_bytes, keys.d_buffers,
+                                                                   keys.selector, values->d_buffers, values->selector,
+                                                                   num_items, begin_bit, end_bit, stream, codec);
+  } else {
+    no_values* const none[2] = {nullptr, nullptr};
+    int none_selector = 0;
+    return dispatch_radix_sort_double_buffer<policy_t, Descending>(d_temp_storage, temp_storage_bytes,
+                                                                   keys.d_buffers, keys.selector, none, none_selector,
+                                                                   num_items, begin_bit, end_bit, stream, codec);
+  }
+}
+
+}  // namespace detail
 
 // ---- core layer -------------------------------------------------------------------------------
 template <class Policy = void, class Key>
@@ -73,6 +126,164 @@ cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storag
       end_bit, stream);
 }
 
+// Stable sorting permutation of the keys (ascending); the keys are left unchanged. Temporary
+// storage: the pair sort's plus num_items keys and indices.
+template <class Policy = void, class Key, class Index>
+cudaError_t argsort(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in, Index* d_indices_out,
+                    std::int64_t num_items, int begin_bit = 0, int end_bit = key_bits_v<Key>, cudaStream_t stream = 0) {
+  return detail::dispatch_argsort<detail::radix_sort_policy_t<Policy, Key, Index>, false>(
+      d_temp_storage, temp_storage_bytes, d_keys_in, d_indices_out, num_items, begin_bit, end_bit, stream);
+}
+
+template <class Policy = void, class Key, class Index>
+cudaError_t argsort_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in,
+                               Index* d_indices_out, std::int64_t num_items, int begin_bit = 0,
+                               int end_bit = key_bits_v<Key>, cudaStream_t stream = 0) {
+  return detail::dispatch_argsort<detail::radix_sort_policy_t<Policy, Key, Index>, true>(
+      d_temp_storage, temp_storage_bytes, d_keys_in, d_indices_out, num_items, begin_bit, end_bit, stream);
+}
+
+// ---- core layer, struct keys through a decomposer --------------------------------------------
+// Stable ascending sort of struct keys by the decomposer's members; in place as sort_keys.
+template <class Policy = void, class Key, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> sort_keys(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in, Key* d_keys_out,
+    std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  using values_t = detail::no_values;
+  return detail::dispatch_radix_sort<detail::radix_sort_policy_t<Policy, Key, values_t>, false>(
+      d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, static_cast<const values_t*>(nullptr),
+      static_cast<values_t*>(nullptr), num_items, begin_bit, end_bit, stream,
+      detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
+template <class Policy = void, class Key, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> sort_keys_descending(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in, Key* d_keys_out,
+    std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  using values_t = detail::no_values;
+  return detail::dispatch_radix_sort<detail::radix_sort_policy_t<Policy, Key, values_t>, true>(
+      d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, static_cast<const values_t*>(nullptr),
+      static_cast<values_t*>(nullptr), num_items, begin_bit, end_bit, stream,
+      detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
+template <class Policy = void, class Key, class Value, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> sort_pairs(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in, Key* d_keys_out,
+    const Value* d_values_in, Value* d_values_out, std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  return detail::dispatch_radix_sort<detail::radix_sort_policy_t<Policy, Key, Value>, false>(
+      d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit,
+      end_bit, stream, detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
+template <class Policy = void, class Key, class Value, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> sort_pairs_descending(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in, Key* d_keys_out,
+    const Value* d_values_in, Value* d_values_out, std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  return detail::dispatch_radix_sort<detail::radix_sort_policy_t<Policy, Key, Value>, true>(
+      d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit,
+      end_bit, stream, detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
+template <class Policy = void, class Key, class Index, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> argsort(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in, Index* d_indices_out,
+    std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  return detail::dispatch_argsort<detail::radix_sort_policy_t<Policy, Key, Index>, false>(
+      d_temp_storage, temp_storage_bytes, d_keys_in, d_indices_out, num_items, begin_bit, end_bit, stream,
+      detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
+template <class Policy = void, class Key, class Index, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> argsort_descending(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in, Index* d_indices_out,
+    std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  return detail::dispatch_argsort<detail::radix_sort_policy_t<Policy, Key, Index>, true>(
+      d_temp_storage, temp_storage_bytes, d_keys_in, d_indices_out, num_items, begin_bit, end_bit, stream,
+      detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
+// ---- core layer, double buffers: no n-sized temporary, selector names the result -------------
+template <class Policy = void, class Key>
+cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<Key>& d_keys,
+                      std::int64_t num_items, int begin_bit = 0, int end_bit = key_bits_v<Key>,
+                      cudaStream_t stream = 0) {
+  return detail::sort_double_buffer<Policy, false, Key, detail::no_values>(
+      d_temp_storage, temp_storage_bytes, d_keys, nullptr, num_items, begin_bit, end_bit, stream,
+      detail::radix_key_codec<Key>{});
+}
+
+template <class Policy = void, class Key>
+cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<Key>& d_keys,
+                                 std::int64_t num_items, int begin_bit = 0, int end_bit = key_bits_v<Key>,
+                                 cudaStream_t stream = 0) {
+  return detail::sort_double_buffer<Policy, true, Key, detail::no_values>(
+      d_temp_storage, temp_storage_bytes, d_keys, nullptr, num_items, begin_bit, end_bit, stream,
+      detail::radix_key_codec<Key>{});
+}
+
+template <class Policy = void, class Key, class Value>
+cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<Key>& d_keys,
+                       double_buffer<Value>& d_values, std::int64_t num_items, int begin_bit = 0,
+                       int end_bit = key_bits_v<Key>, cudaStream_t stream = 0) {
+  return detail::sort_double_buffer<Policy, false>(d_temp_storage, temp_storage_bytes, d_keys, &d_values, num_items,
+                                                   begin_bit, end_bit, stream, detail::radix_key_codec<Key>{});
+}
+
+template <class Policy = void, class Key, class Value>
+cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<Key>& d_keys,
+                                  double_buffer<Value>& d_values, std::int64_t num_items, int begin_bit = 0,
+                                  int end_bit = key_bits_v<Key>, cudaStream_t stream = 0) {
+  return detail::sort_double_buffer<Policy, true>(d_temp_storage, temp_storage_bytes, d_keys, &d_values, num_items,
+                                                  begin_bit, end_bit, stream, detail::radix_key_codec<Key>{});
+}
+
+template <class Policy = void, class Key, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> sort_keys(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<Key>& d_keys, std::int64_t num_items,
+    Decomposer decomposer, int begin_bit = 0, int end_bit = decomposed_key_bits_v<Key, Decomposer>,
+    cudaStream_t stream = 0) {
+  return detail::sort_double_buffer<Policy, false, Key, detail::no_values>(
+      d_temp_storage, temp_storage_bytes, d_keys, nullptr, num_items, begin_bit, end_bit, stream,
+      detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
+template <class Policy = void, class Key, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> sort_keys_descending(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<Key>& d_keys, std::int64_t num_items,
+    Decomposer decomposer, int begin_bit = 0, int end_bit = decomposed_key_bits_v<Key, Decomposer>,
+    cudaStream_t stream = 0) {
+  return detail::sort_double_buffer<Policy, true, Key, detail::no_values>(
+      d_temp_storage, temp_storage_bytes, d_keys, nullptr, num_items, begin_bit, end_bit, stream,
+      detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
+template <class Policy = void, class Key, class Value, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> sort_pairs(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<Key>& d_keys, double_buffer<Value>& d_values,
+    std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  return detail::sort_double_buffer<Policy, false>(d_temp_storage, temp_storage_bytes, d_keys, &d_values, num_items,
+                                                   begin_bit, end_bit, stream,
+                                                   detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
+template <class Policy = void, class Key, class Value, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, cudaError_t> sort_pairs_descending(
+    void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<Key>& d_keys, double_buffer<Value>& d_values,
+    std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  return detail::sort_double_buffer<Policy, true>(d_temp_storage, temp_storage_bytes, d_keys, &d_values, num_items,
+                                                  begin_bit, end_bit, stream,
+                                                  detail::decomposed_key_codec<Key, Decomposer>{decomposer});
+}
+
 // ---- convenience layer: stream-ordered temporaries, throws upsweep::cuda_error ----------------
 template <class Key>
 void sort_keys(const Key* d_keys_in, Key* d_keys_out, std::int64_t num_items, int begin_bit = 0,
@@ -106,6 +317,160 @@ void sort_pairs_descending(const Key* d_keys_in, Key* d_keys_out, const Value* d
   detail::with_temp_storage("upsweep::sort_pairs_descending", stream, [&](void* d_temp, std::size_t& bytes) {
     return sort_pairs_descending(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,
                                  begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Index>
+void argsort(const Key* d_keys_in, Index* d_indices_out, std::int64_t num_items, int begin_bit = 0,
+             int end_bit = key_bits_v<Key>, cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::argsort", stream, [&](void* d_temp, std::size_t& bytes) {
+    return argsort(d_temp, bytes, d_keys_in, d_indices_out, num_items, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Index>
+void argsort_descending(const Key* d_keys_in, Index* d_indices_out, std::int64_t num_items, int begin_bit = 0,
+                        int end_bit = key_bits_v<Key>, cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::argsort_descending", stream, [&](void* d_temp, std::size_t& bytes) {
+    return argsort_descending(d_temp, bytes, d_keys_in, d_indices_out, num_items, begin_bit, end_bit, stream);
+  });
+}
+
+// Struct keys through a decomposer.
+template <class Key, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> sort_keys(const Key* d_keys_in, Key* d_keys_out, std::int64_t num_items,
+                                                         Decomposer decomposer, int begin_bit = 0,
+                                                         int end_bit = decomposed_key_bits_v<Key, Decomposer>,
+                                                         cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_keys", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_keys(d_temp, bytes, d_keys_in, d_keys_out, num_items, decomposer, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> sort_keys_descending(
+    const Key* d_keys_in, Key* d_keys_out, std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_keys_descending", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_keys_descending(d_temp, bytes, d_keys_in, d_keys_out, num_items, decomposer, begin_bit, end_bit,
+                                stream);
+  });
+}
+
+template <class Key, class Value, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> sort_pairs(const Key* d_keys_in, Key* d_keys_out,
+                                                          const Value* d_values_in, Value* d_values_out,
+                                                          std::int64_t num_items, Decomposer decomposer,
+                                                          int begin_bit = 0,
+                                                          int end_bit = decomposed_key_bits_v<Key, Decomposer>,
+                                                          cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_pairs", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_pairs(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, decomposer,
+                      begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Value, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> sort_pairs_descending(
+    const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in, Value* d_values_out, std::int64_t num_items,
+    Decomposer decomposer, int begin_bit = 0, int end_bit = decomposed_key_bits_v<Key, Decomposer>,
+    cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_pairs_descending", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_pairs_descending(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,
+                                 decomposer, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Index, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> argsort(const Key* d_keys_in, Index* d_indices_out,
+                                                       std::int64_t num_items, Decomposer decomposer,
+                                                       int begin_bit = 0,
+                                                       int end_bit = decomposed_key_bits_v<Key, Decomposer>,
+                                                       cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::argsort", stream, [&](void* d_temp, std::size_t& bytes) {
+    return argsort(d_temp, bytes, d_keys_in, d_indices_out, num_items, decomposer, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Index, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> argsort_descending(
+    const Key* d_keys_in, Index* d_indices_out, std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::argsort_descending", stream, [&](void* d_temp, std::size_t& bytes) {
+    return argsort_descending(d_temp, bytes, d_keys_in, d_indices_out, num_items, decomposer, begin_bit, end_bit,
+                              stream);
+  });
+}
+
+// Double buffers (selector updated when the call returns; the work is still asynchronous).
+template <class Key>
+void sort_keys(double_buffer<Key>& d_keys, std::int64_t num_items, int begin_bit = 0, int end_bit = key_bits_v<Key>,
+               cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_keys", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_keys(d_temp, bytes, d_keys, num_items, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key>
+void sort_keys_descending(double_buffer<Key>& d_keys, std::int64_t num_items, int begin_bit = 0,
+                          int end_bit = key_bits_v<Key>, cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_keys_descending", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_keys_descending(d_temp, bytes, d_keys, num_items, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Value>
+void sort_pairs(double_buffer<Key>& d_keys, double_buffer<Value>& d_values, std::int64_t num_items, int begin_bit = 0,
+                int end_bit = key_bits_v<Key>, cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_pairs", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_pairs(d_temp, bytes, d_keys, d_values, num_items, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Value>
+void sort_pairs_descending(double_buffer<Key>& d_keys, double_buffer<Value>& d_values, std::int64_t num_items,
+                           int begin_bit = 0, int end_bit = key_bits_v<Key>, cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_pairs_descending", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_pairs_descending(d_temp, bytes, d_keys, d_values, num_items, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> sort_keys(double_buffer<Key>& d_keys, std::int64_t num_items,
+                                                         Decomposer decomposer, int begin_bit = 0,
+                                                         int end_bit = decomposed_key_bits_v<Key, Decomposer>,
+                                                         cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_keys", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_keys(d_temp, bytes, d_keys, num_items, decomposer, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> sort_keys_descending(
+    double_buffer<Key>& d_keys, std::int64_t num_items, Decomposer decomposer, int begin_bit = 0,
+    int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_keys_descending", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_keys_descending(d_temp, bytes, d_keys, num_items, decomposer, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Value, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> sort_pairs(double_buffer<Key>& d_keys, double_buffer<Value>& d_values,
+                                                          std::int64_t num_items, Decomposer decomposer,
+                                                          int begin_bit = 0,
+                                                          int end_bit = decomposed_key_bits_v<Key, Decomposer>,
+                                                          cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_pairs", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_pairs(d_temp, bytes, d_keys, d_values, num_items, decomposer, begin_bit, end_bit, stream);
+  });
+}
+
+template <class Key, class Value, class Decomposer>
+detail::if_decomposer_t<Key, Decomposer, void> sort_pairs_descending(
+    double_buffer<Key>& d_keys, double_buffer<Value>& d_values, std::int64_t num_items, Decomposer decomposer,
+    int begin_bit = 0, int end_bit = decomposed_key_bits_v<Key, Decomposer>, cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::sort_pairs_descending", stream, [&](void* d_temp, std::size_t& bytes) {
+    return sort_pairs_descending(d_temp, bytes, d_keys, d_values, num_items, decomposer, begin_bit, end_bit, stream);
   });
 }
 

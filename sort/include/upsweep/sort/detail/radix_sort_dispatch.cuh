@@ -1,5 +1,6 @@
 // Host dispatch of radix sort: temporary storage sizing, argument checks, and the launches
-// (histogram, scan and plan, one kernel per digit pass, the final copy). No allocation, no
+// (histogram, scan and plan, one kernel per digit pass, the final copy), for a sort from in to
+// out, between the two buffers of a double buffer, and for argsort. No allocation, no
 // synchronisation: which passes are skipped is decided on the device, so the host launches all.
 #pragma once
 
@@ -48,27 +49,89 @@ cudaError_t copy_if_distinct(T* d_to, const T* d_from, long long num_items, cuda
                          stream);
 }
 
-template <class Policy, bool Descending, class Key, class Value>
-cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in,
-                                Key* d_keys_out, const Value* d_values_in, Value* d_values_out,
-                                std::int64_t num_items, int begin_bit, int end_bit, cudaStream_t stream) {
-  static_assert(is_radix_key_v<Key>, "radix sort keys: 8- to 64-bit integers, float, double, __half, bf16");
+// The temporaries of one sort: the alternate buffers (none for a double buffer), the control
+// block and the look-back words.
+template <class Policy, class Key, class Value>
+struct radix_sort_temporaries {
+  void* allocations[4] = {};
+  std::size_t sizes[4] = {};
+  radix_sort_temporaries(std::int64_t num_items, bool with_alternates) {
+    const long long num_tiles = ceil_div<long long>(num_items, Policy::tile_items);
+    const auto n = static_cast<std::size_t>(num_items);
+    sizes[0] = with_alternates ? n * sizeof(Key) : 0;
+    sizes[1] = with_alternates && has_values_v<Value> ? n * sizeof(Value) : 0;
+    sizes[2] = sizeof(radix_sort_control);
+    sizes[3] = static_cast<std::size_t>(num_tiles) * radix_digits * sizeof(unsigned long long);
+  }
+  radix_sort_control* control() const { return static_cast<radix_sort_control*>(allocations[2]); }
+  unsigned long long* look_back() const { return static_cast<unsigned long long*>(allocations[3]); }
+};
+
+// One sort over [begin_bit, end_bit), at most max_radix_window_bits wide: histogram, scan and
+// plan, one kernel per digit pass, the copy of the result into keys.out when the plan left it
+// elsewhere.
+template <class Policy, bool Descending, class Key, class Value, class Codec>
+cudaError_t launch_radix_sort_window(const sort_buffers<Key>& keys, const sort_buffers<Value>& values,
+                                     const radix_sort_temporaries<Policy, Key, Value>& temp, std::int64_t num_items,
+                                     int begin_bit, int end_bit, radix_plan_kind plan_kind, const Codec& codec,
+                                     cudaStream_t stream) {
+  const long long num_tiles = ceil_div<long long>(num_items, Policy::tile_items);
+  const int num_passes = ceil_div(end_bit - begin_bit, radix_bits);
+  radix_sort_control* d_control = temp.control();
+  unsigned long long* d_look_back = temp.look_back();
+
+  UPSWEEP_CUDA_RETURN(cudaMemsetAsync(d_control, 0, sizeof(radix_sort_control), stream));
+  radix_histogram_kernel<Policy, Descending>
+      <<<radix_histogram_grid<Policy>(num_items), Policy::histogram_block_threads, 0, stream>>>(
+          keys.in, num_items, begin_bit, end_bit, num_passes, d_control, codec);
+  UPSWEEP_CUDA_RETURN(cudaGetLastError());
+  radix_scan_kernel<<<1, radix_digits, 0, stream>>>(d_control, num_items, num_passes, plan_kind);
+  UPSWEEP_CUDA_RETURN(cudaGetLastError());
+
+  // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
+  const unsigned pass_grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
+  for (int pass = 0; pass < num_passes; ++pass) {
+    const int bit = begin_bit + pass * radix_bits;
+    UPSWEEP_CUDA_RETURN(cudaMemsetAsync(d_look_back, 0, temp.sizes[3], stream));
+    const radix_pass_args<Key, Value, Codec> args{keys,      values, d_control, d_look_back, num_items, num_tiles,
+                                                  pass,      bit,    pass_digit_bits(bit, end_bit), codec};
+    radix_pass_kernel<Policy, Descending><<<pass_grid, Policy::block_threads, 0, stream>>>(args);
+    UPSWEEP_CUDA_RETURN(cudaGetLastError());
+  }
+
+  const long long copy_blocks = ceil_div<long long>(num_items, copy_block_threads * 8ll);
+  const unsigned copy_grid = static_cast<unsigned>(copy_blocks < copy_target_grid ? copy_blocks : copy_target_grid);
+  radix_copy_result_kernel<<<copy_grid, copy_block_threads, 0, stream>>>(keys, values, num_items, d_control);
+  return cudaGetLastError();
+}
+
+template <class Value>
+void check_value_type() {
   static_assert(cuda::std::is_trivially_copyable_v<Value>, "values must be trivially copyable");
   static_assert(sizeof(Value) <= 16, "values of 1 to 16 bytes");
-  constexpr bool has_values = has_values_v<Value>;
-  constexpr int key_bits = radix_traits<Key>::key_bits;
-  if (num_items < 0 || num_items > max_radix_sort_items) return cudaErrorInvalidValue;
-  if (begin_bit < 0 || end_bit > key_bits || begin_bit > end_bit) return cudaErrorInvalidValue;
+}
 
-  const long long num_tiles = ceil_div<long long>(num_items, Policy::tile_items);
-  void* allocations[4] = {};
-  const std::size_t sizes[4] = {
-      static_cast<std::size_t>(num_items) * sizeof(Key),                      // alternate keys
-      has_values ? static_cast<std::size_t>(num_items) * sizeof(Value) : 0,  // alternate values
-      sizeof(radix_sort_control),
-      static_cast<std::size_t>(num_tiles) * radix_digits * sizeof(unsigned long long),  // look-back words
-  };
-  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
+template <class Key, class Codec>
+bool valid_sort_arguments(std::int64_t num_items, int begin_bit, int end_bit) {
+  static_assert(cuda::std::is_trivially_copyable_v<Key>, "keys must be trivially copyable");
+  return num_items >= 0 && num_items <= max_radix_sort_items && begin_bit >= 0 && begin_bit <= end_bit &&
+         end_bit <= Codec::key_bits;
+}
+
+// The sort from in to out (in == out allowed). A window wider than max_radix_window_bits (struct
+// keys only) is sorted window by window from the least significant one, out sorting in place after
+// the first: LSD radix sort composes, each window's sort being stable.
+template <class Policy, bool Descending, class Key, class Value, class Codec = radix_key_codec<Key>>
+cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in,
+                                Key* d_keys_out, const Value* d_values_in, Value* d_values_out,
+                                std::int64_t num_items, int begin_bit, int end_bit, cudaStream_t stream,
+                                const Codec& codec = {}) {
+  check_value_type<Value>();
+  constexpr bool has_values = has_values_v<Value>;
+  if (!valid_sort_arguments<Key, Codec>(num_items, begin_bit, end_bit)) return cudaErrorInvalidValue;
+
+  radix_sort_temporaries<Policy, Key, Value> temp(num_items, true);
+  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, temp.allocations, temp.sizes));
   if (d_temp_storage == nullptr || num_items == 0) return cudaSuccess;
   if (d_keys_in == nullptr || d_keys_out == nullptr || ranges_overlap_partly(d_keys_in, d_keys_out, num_items))
     return cudaErrorInvalidValue;
@@ -83,38 +146,110 @@ cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_
     return cudaSuccess;
   }
 
-  const int num_passes = ceil_div(end_bit - begin_bit, radix_bits);
-  auto* d_control = static_cast<radix_sort_control*>(allocations[2]);
-  auto* d_look_back = static_cast<unsigned long long*>(allocations[3]);
-  const sort_buffers<Key> keys{d_keys_in, d_keys_out, static_cast<Key*>(allocations[0])};
-  const sort_buffers<Value> values{d_values_in, d_values_out, static_cast<Value*>(allocations[1])};
   const bool in_place = static_cast<const void*>(d_keys_in) == static_cast<const void*>(d_keys_out) ||
                         (has_values && static_cast<const void*>(d_values_in) == static_cast<const void*>(d_values_out));
+  sort_buffers<Key> keys{d_keys_in, d_keys_out, static_cast<Key*>(temp.allocations[0])};
+  sort_buffers<Value> values{d_values_in, d_values_out, static_cast<Value*>(temp.allocations[1])};
+  radix_plan_kind plan_kind = in_place ? plan_first_to_alt : plan_out_last;
+  for (int low = begin_bit; low < end_bit; low += max_radix_window_bits) {
+    const int high = end_bit - low > max_radix_window_bits ? low + max_radix_window_bits : end_bit;
+    const cudaError_t status = launch_radix_sort_window<Policy, Descending>(keys, values, temp, num_items, low, high,
+                                                                            plan_kind, codec, stream);
+    if (status != cudaSuccess) return status;
+    keys.in = keys.out;  // the next window sorts the result in place
+    values.in = values.out;
+    plan_kind = plan_first_to_alt;
+  }
+  return cudaSuccess;
+}
 
-  UPSWEEP_CUDA_RETURN(cudaMemsetAsync(d_control, 0, sizeof(radix_sort_control), stream));
-  radix_histogram_kernel<Policy, Descending>
-      <<<radix_histogram_grid<Policy>(num_items), Policy::histogram_block_threads, 0, stream>>>(
-          d_keys_in, num_items, begin_bit, end_bit, num_passes, d_control);
-  UPSWEEP_CUDA_RETURN(cudaGetLastError());
-  radix_scan_kernel<<<1, radix_digits, 0, stream>>>(d_control, num_items, num_passes, in_place);
-  UPSWEEP_CUDA_RETURN(cudaGetLastError());
+// The sort between two caller buffers, d_keys[selector] holding the input: no n-sized temporary.
+// Each window of p digit passes leaves its result in buffer selector ^ (p & 1), so the host knows
+// it without waiting; the device skips trivial passes and, when that leaves the result in the
+// other buffer, copies it once.
+template <class Policy, bool Descending, class Key, class Value, class Codec = radix_key_codec<Key>>
+cudaError_t dispatch_radix_sort_double_buffer(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                              Key* const (&d_keys)[2], int& key_selector, Value* const (&d_values)[2],
+                                              int& value_selector, std::int64_t num_items, int begin_bit, int end_bit,
+                                              cudaStream_t stream, const Codec& codec = {}) {
+  check_value_type<Value>();
+  constexpr bool has_values = has_values_v<Value>;
+  if (!valid_sort_arguments<Key, Codec>(num_items, begin_bit, end_bit)) return cudaErrorInvalidValue;
+  if ((key_selector & ~1) != 0 || (has_values && (value_selector & ~1) != 0)) return cudaErrorInvalidValue;
 
-  // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
-  const unsigned pass_grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
-  const std::size_t look_back_bytes = sizes[3];
-  for (int pass = 0; pass < num_passes; ++pass) {
-    const int bit = begin_bit + pass * radix_bits;
-    UPSWEEP_CUDA_RETURN(cudaMemsetAsync(d_look_back, 0, look_back_bytes, stream));
-    const radix_pass_args<Key, Value> args{keys,      values, d_control, d_look_back, num_items,
-                                           num_tiles, pass,   bit,       pass_digit_bits(bit, end_bit)};
-    radix_pass_kernel<Policy, Descending><<<pass_grid, Policy::block_threads, 0, stream>>>(args);
-    UPSWEEP_CUDA_RETURN(cudaGetLastError());
+  radix_sort_temporaries<Policy, Key, Value> temp(num_items, false);
+  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, temp.allocations, temp.sizes));
+  if (d_temp_storage == nullptr) return cudaSuccess;
+  if (num_items > 0) {
+    if (d_keys[0] == nullptr || d_keys[1] == nullptr || ranges_overlap(d_keys[0], d_keys[1], num_items))
+      return cudaErrorInvalidValue;
+    if constexpr (has_values) {
+      if (d_values[0] == nullptr || d_values[1] == nullptr || ranges_overlap(d_values[0], d_values[1], num_items))
+        return cudaErrorInvalidValue;
+    }
   }
 
-  const long long copy_blocks = ceil_div<long long>(num_items, copy_block_threads * 8ll);
-  const unsigned copy_grid = static_cast<unsigned>(copy_blocks < copy_target_grid ? copy_blocks : copy_target_grid);
-  radix_copy_result_kernel<<<copy_grid, copy_block_threads, 0, stream>>>(keys, values, num_items, d_control);
-  return cudaGetLastError();
+  for (int low = begin_bit; low < end_bit; low += max_radix_window_bits) {
+    const int high = end_bit - low > max_radix_window_bits ? low + max_radix_window_bits : end_bit;
+    const bool flips = ceil_div(high - low, radix_bits) % 2 == 1;
+    const int key_result = key_selector ^ (flips ? 1 : 0);
+    const int value_result = value_selector ^ (flips ? 1 : 0);
+    if (num_items > 0) {
+      // Flipping: in and alt are both the input buffer (plan_first_to_out consumes it in pass 0).
+      const sort_buffers<Key> keys{d_keys[key_selector], d_keys[key_result], d_keys[key_selector ^ (flips ? 0 : 1)]};
+      sort_buffers<Value> values{};
+      if constexpr (has_values)
+        values = {d_values[value_selector], d_values[value_result], d_values[value_selector ^ (flips ? 0 : 1)]};
+      const cudaError_t status = launch_radix_sort_window<Policy, Descending>(
+          keys, values, temp, num_items, low, high, flips ? plan_first_to_out : plan_first_to_alt, codec, stream);
+      if (status != cudaSuccess) return status;
+    }
+    key_selector = key_result;
+    if constexpr (has_values) value_selector = value_result;
+  }
+  return cudaSuccess;
+}
+
+// The stable sorting permutation: (key, index) pairs whose indices start as 0, 1, 2, ... are
+// sorted, the sorted keys going to scratch. Temporary storage: the pair sort's, then n keys and n
+// indices.
+template <class Index>
+__global__ void fill_indices_kernel(Index* d_indices, long long num_items) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < num_items; i += stride)
+    d_indices[i] = static_cast<Index>(i);
+}
+
+inline constexpr int fill_block_threads = 256;
+inline constexpr long long fill_max_blocks = 4096;
+
+template <class Policy, bool Descending, class Key, class Index, class Codec = radix_key_codec<Key>>
+cudaError_t dispatch_argsort(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in,
+                             Index* d_indices_out, std::int64_t num_items, int begin_bit, int end_bit,
+                             cudaStream_t stream, const Codec& codec = {}) {
+  static_assert(cuda::std::is_integral_v<Index> && cuda::std::is_unsigned_v<Index> && sizeof(Index) >= 4,
+                "argsort indices: 32- or 64-bit unsigned integers");
+  if (num_items < 0) return cudaErrorInvalidValue;
+  if (sizeof(Index) < 8 && static_cast<std::uint64_t>(num_items) > (std::uint64_t{1} << 32))
+    return cudaErrorInvalidValue;  // index num_items - 1 must fit
+  std::size_t sort_bytes = 0;
+  const auto sort = [&](void* d_temp, const Index* d_iota, Key* d_keys_scratch) {
+    return dispatch_radix_sort<Policy, Descending>(d_temp, sort_bytes, d_keys_in, d_keys_scratch, d_iota,
+                                                   d_indices_out, num_items, begin_bit, end_bit, stream, codec);
+  };
+  UPSWEEP_CUDA_RETURN(sort(nullptr, nullptr, nullptr));  // size query: also checks the arguments
+  void* allocations[3] = {};
+  const std::size_t sizes[3] = {sort_bytes, static_cast<std::size_t>(num_items) * sizeof(Key),
+                                static_cast<std::size_t>(num_items) * sizeof(Index)};
+  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
+  if (d_temp_storage == nullptr || num_items == 0) return cudaSuccess;
+  if (d_keys_in == nullptr || d_indices_out == nullptr) return cudaErrorInvalidValue;  // before the first launch
+  auto* d_iota = static_cast<Index*>(allocations[2]);
+  const long long wanted = ceil_div<long long>(num_items, fill_block_threads);
+  const unsigned grid = static_cast<unsigned>(wanted < fill_max_blocks ? wanted : fill_max_blocks);
+  fill_indices_kernel<<<grid, fill_block_threads, 0, stream>>>(d_iota, num_items);
+  UPSWEEP_CUDA_RETURN(cudaGetLastError());
+  return sort(allocations[0], d_iota, static_cast<Key*>(allocations[1]));
 }
 
 }  // namespace upsweep::detail

@@ -7,6 +7,7 @@
 
 #include <upsweep/scan/block_scan.cuh>
 #include <upsweep/scan/tile_state.cuh>
+#include <upsweep/sort/detail/radix_key_codec.cuh>
 #include <upsweep/sort/detail/radix_sort_tuning.cuh>
 #include <upsweep/sort/radix_traits.cuh>
 #include <upsweep/util/arch.cuh>
@@ -26,7 +27,16 @@ struct no_values {};
 template <class Value>
 inline constexpr bool has_values_v = !cuda::std::is_same_v<Value, no_values>;
 
+// Passes one sort plans; a wider bit window (struct keys past 64 bits) is sorted by several
+// sorts of at most max_radix_window_bits each, least significant window first.
 inline constexpr int max_radix_passes = 64 / radix_bits;
+inline constexpr int max_radix_window_bits = max_radix_passes * radix_bits;
+
+// Digit positions the histogram counts for keys read through Codec.
+template <class Codec>
+inline constexpr int histogram_passes_v = (Codec::key_bits + radix_bits - 1) / radix_bits < max_radix_passes
+                                              ? (Codec::key_bits + radix_bits - 1) / radix_bits
+                                              : max_radix_passes;
 
 // ---- the plan: which buffer each pass reads and writes --------------------------------------
 enum sort_buffer : int { buffer_none = -1, buffer_in = 0, buffer_out = 1, buffer_alt = 2 };
@@ -101,22 +111,22 @@ __host__ __device__ constexpr int pass_digit_bits(int bit, int end_bit) {
 }
 
 // Shared counters are 32-bit: the dispatch sizes the grid so that no block sees 2^32 keys.
-template <class Policy, bool Descending, class Key>
+template <class Policy, bool Descending, class Key, class Codec>
 __global__ void __launch_bounds__(Policy::histogram_block_threads)
     radix_histogram_kernel(const Key* d_keys, long long num_items, int begin_bit, int end_bit, int num_passes,
-                           radix_sort_control* d_control) {
-  constexpr int passes_for_key = static_cast<int>(sizeof(Key));  // 8-bit digits
+                           radix_sort_control* d_control, Codec codec) {
+  constexpr int passes_for_key = histogram_passes_v<Codec>;
   __shared__ unsigned counts[passes_for_key][radix_digits];
   for (int i = threadIdx.x; i < passes_for_key * radix_digits; i += blockDim.x) counts[i / radix_digits][i % radix_digits] = 0;
   __syncthreads();
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < num_items; i += stride) {
-    const auto bits = radix_traits<Key>::template to_sort_bits<Descending>(d_keys[i]);
+    const auto bits = codec.template sort_bits<Descending>(d_keys[i]);
 #pragma unroll
     for (int p = 0; p < passes_for_key; ++p) {
       if (p < num_passes) {
         const int bit = begin_bit + p * radix_bits;
-        atomicAdd(&counts[p][radix_digit(bits, bit, pass_digit_bits(bit, end_bit))], 1u);
+        atomicAdd(&counts[p][Codec::digit(bits, bit, pass_digit_bits(bit, end_bit))], 1u);
       }
     }
   }
@@ -128,15 +138,22 @@ __global__ void __launch_bounds__(Policy::histogram_block_threads)
 }
 
 // ---- kernel 2: digit offsets and the plan ----------------------------------------------------
+// How the passes alternate between the buffers (see plan_passes).
+enum radix_plan_kind : int {
+  plan_out_last = 0,      // in != out: the last pass writes out, the input is only read
+  plan_first_to_alt = 1,  // in == out (keys or values), or a double buffer keeping its selector
+  plan_first_to_out = 2,  // a double buffer flipping its selector: alt is the input buffer itself
+};
+
 // A pass is trivial when one digit holds every key: it would move nothing, so it is skipped. The
 // j-th of the m non-trivial passes reads where pass j-1 wrote (the input for j = 0) and writes:
-//  - in != out: out when m-1-j is even, else alt, so the last pass writes out and the input is
-//    only ever read;
-//  - in == out (keys or values): alt when j is even, else out, so no pass reads and writes one
-//    buffer; when m is odd the result lies in alt and the copy kernel moves it to out.
-// With m = 0 the result is the input itself, copied to out when out is another buffer.
-__device__ inline void plan_passes(const bool (&trivial)[max_radix_passes], int num_passes, bool in_place,
-                                   radix_sort_plan& plan) {
+//  - plan_out_last: out when m-1-j is even, else alt, so the last pass writes out;
+//  - plan_first_to_alt: alt when j is even, else out, so no pass reads and writes one buffer;
+//  - plan_first_to_out: out when j is even, else alt (alt == in: the input is consumed by pass 0).
+// When the last non-trivial pass did not write out (or m = 0), the copy kernel moves the result
+// from where it lies to out, unless that is out itself. Host and device: the host tests walk it.
+__host__ __device__ inline void plan_passes(const bool (&trivial)[max_radix_passes], int num_passes, int kind,
+                                            radix_sort_plan& plan) {
   int m = 0;
   for (int p = 0; p < num_passes; ++p) m += trivial[p] ? 0 : 1;
   int previous = buffer_in;
@@ -146,7 +163,9 @@ __device__ inline void plan_passes(const bool (&trivial)[max_radix_passes], int 
       plan.pass[p] = {buffer_none, buffer_none};
       continue;
     }
-    const bool to_out = in_place ? (j % 2 == 1) : ((m - 1 - j) % 2 == 0);
+    const bool to_out = kind == plan_first_to_alt ? (j % 2 == 1)
+                        : kind == plan_first_to_out ? (j % 2 == 0)
+                                                    : ((m - 1 - j) % 2 == 0);
     const int dst = to_out ? buffer_out : buffer_alt;
     plan.pass[p] = {previous, dst};
     previous = dst;
@@ -159,7 +178,7 @@ __device__ inline void plan_passes(const bool (&trivial)[max_radix_passes], int 
 // include this header link together (the compiled API instantiates sort in several files).
 template <class = void>
 __global__ void __launch_bounds__(radix_digits)
-    radix_scan_kernel(radix_sort_control* d_control, long long num_items, int num_passes, bool in_place) {
+    radix_scan_kernel(radix_sort_control* d_control, long long num_items, int num_passes, int plan_kind) {
   using scan_t = block_scan<unsigned long long, radix_digits>;
   __shared__ typename scan_t::storage scan_storage;
   __shared__ bool trivial[max_radix_passes];
@@ -173,7 +192,7 @@ __global__ void __launch_bounds__(radix_digits)
     d_control->digit_counts[p][digit] = count[0];
     __syncthreads();  // the scan storage is reused by the next pass
   }
-  if (digit == 0) plan_passes(trivial, num_passes, in_place, d_control->plan);
+  if (digit == 0) plan_passes(trivial, num_passes, plan_kind, d_control->plan);
 }
 
 // ---- kernel 3: one digit pass ---------------------------------------------------------------
@@ -210,13 +229,13 @@ __device__ __forceinline__ void load_striped(const T* d_tile, int valid, T (&ite
 }
 
 // Items past `valid` get digit radix_digits: they match only each other and are never counted.
-template <bool Descending, int IPT, class Key>
+template <bool Descending, int IPT, class Key, class Codec>
 __device__ __forceinline__ void extract_digits(const Key (&keys)[IPT], int valid, int bit, int digit_bits,
-                                               unsigned (&digits)[IPT]) {
+                                               unsigned (&digits)[IPT], const Codec& codec) {
 #pragma unroll
   for (int i = 0; i < IPT; ++i)
     digits[i] = striped_slot<IPT>(i) < valid
-                    ? radix_digit(radix_traits<Key>::template to_sort_bits<Descending>(keys[i]), bit, digit_bits)
+                    ? Codec::digit(codec.template sort_bits<Descending>(keys[i]), bit, digit_bits)
                     : radix_digits;
 }
 
@@ -349,16 +368,16 @@ __device__ __forceinline__ void stage_in_digit_order(const T (&items)[IPT], cons
     if (digits[i] < radix_digits) staged[ranks[i]] = items[i];
 }
 
-template <class Policy, bool Descending, int IPT, class Key, class Storage>
+template <class Policy, bool Descending, int IPT, class Key, class Codec, class Storage>
 __device__ __forceinline__ void scatter_keys(int valid, int bit, int digit_bits, Key* d_keys_dst,
-                                             unsigned long long (&dst_index)[IPT], Storage& s) {
+                                             unsigned long long (&dst_index)[IPT], const Codec& codec, Storage& s) {
   const Key* staged = reinterpret_cast<const Key*>(s.exchange);
 #pragma unroll
   for (int j = 0; j < IPT; ++j) {
     const int slot = j * Policy::block_threads + static_cast<int>(threadIdx.x);
     if (slot < valid) {
       const Key key = staged[slot];
-      const unsigned digit = radix_digit(radix_traits<Key>::template to_sort_bits<Descending>(key), bit, digit_bits);
+      const unsigned digit = Codec::digit(codec.template sort_bits<Descending>(key), bit, digit_bits);
       dst_index[j] = s.scatter_base[digit] + static_cast<unsigned long long>(slot);
       d_keys_dst[dst_index[j]] = key;
     }
@@ -376,7 +395,7 @@ __device__ __forceinline__ void scatter_values(int valid, Value* d_values_dst,
   }
 }
 
-template <class Key, class Value>
+template <class Key, class Value, class Codec>
 struct radix_pass_args {
   sort_buffers<Key> keys;
   sort_buffers<Value> values;
@@ -387,10 +406,11 @@ struct radix_pass_args {
   int pass;
   int bit;
   int digit_bits;
+  Codec codec;
 };
 
-template <class Policy, bool Descending, class Key, class Value, class Storage>
-__device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_pass_args<Key, Value>& args,
+template <class Policy, bool Descending, class Key, class Value, class Codec, class Storage>
+__device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_pass_args<Key, Value, Codec>& args,
                                                 const radix_pass_plan& plan, Storage& s) {
   constexpr int ipt = Policy::items_per_thread;
   const long long tile_first = tile_idx * Policy::tile_items;
@@ -401,7 +421,7 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_
   unsigned digits[ipt];
   unsigned ranks[ipt];
   load_striped(args.keys.source(plan.src) + tile_first, valid, keys);
-  extract_digits<Descending>(keys, valid, args.bit, args.digit_bits, digits);
+  extract_digits<Descending>(keys, valid, args.bit, args.digit_bits, digits, args.codec);
   rank_within_warp<Policy>(digits, valid, ranks, s);
   __syncthreads();  // every warp's counts are in
   const unsigned tile_count = count_digit_across_warps<Policy>(s);
@@ -413,7 +433,8 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_
   stage_in_digit_order<Policy>(keys, digits, ranks, s);
   __syncthreads();
   unsigned long long dst_index[ipt];
-  scatter_keys<Policy, Descending>(valid, args.bit, args.digit_bits, args.keys.destination(plan.dst), dst_index, s);
+  scatter_keys<Policy, Descending>(valid, args.bit, args.digit_bits, args.keys.destination(plan.dst), dst_index,
+                                   args.codec, s);
   if constexpr (has_values_v<Value>) {
     Value values[ipt];
     load_striped(args.values.source(plan.src) + tile_first, valid, values);
@@ -424,8 +445,8 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_
   }
 }
 
-template <class Policy, bool Descending, class Key, class Value>
-__global__ void __launch_bounds__(Policy::block_threads) radix_pass_kernel(radix_pass_args<Key, Value> args) {
+template <class Policy, bool Descending, class Key, class Value, class Codec>
+__global__ void __launch_bounds__(Policy::block_threads) radix_pass_kernel(radix_pass_args<Key, Value, Codec> args) {
   static_assert(sizeof(radix_pass_storage<Policy, Key, Value>) <= max_static_shared_bytes,
                 "the tile (items_per_thread x block_threads x widest element) and the warp counters must fit "
                 "in static shared memory");
