@@ -30,7 +30,7 @@ while (($#)); do
     --reps) reps=$2; shift 2 ;;
     --ncu) ncu_kernel=$2; ncu_filter=$3; shift 3 ;;
     --prebuilt) prebuilt=/tmp/upsweep-prebuilt; rm -rf "$prebuilt"; mkdir -p "$prebuilt"
-                tar -C "$prebuilt" -xzf "$2/bundle.tgz" || exit 1; shift 2 ;;
+                tar -C "$prebuilt" -xJf "$2/bundle.txz" || exit 1; shift 2 ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
   esac
 done
