@@ -107,6 +107,17 @@ void time_on_gpu(benchmark::State& state, std::int64_t items, double bytes_per_r
   time_on_gpu_prepared(state, items, bytes_per_run, [](cudaStream_t) {}, work);
 }
 
+// A core-layer call timed as the library is meant to be used: the size query, storage allocated
+// once outside the timing, then the timed call. `call(temp, bytes, stream)` makes the core call
+// and returns its cudaError_t.
+template <class Call>
+void time_with_temp_storage(benchmark::State& state, std::int64_t items, double bytes_per_run, Call&& call) {
+  std::size_t bytes = 0;
+  BENCH_CUDA(call(nullptr, bytes, bench_context::get().stream));
+  device_array<char> temp(static_cast<std::int64_t>(bytes));
+  time_on_gpu(state, items, bytes_per_run, [&](cudaStream_t s) { BENCH_CUDA(call(temp.ptr, bytes, s)); });
+}
+
 // Skips the row (Google Benchmark's "error" status; report.py lists it apart) when `bytes` of
 // device memory, plus a margin for the libraries' own temporaries, are not free.
 inline bool skip_unless_memory_fits(benchmark::State& state, double bytes) {

@@ -151,11 +151,8 @@ void upsweep_select_if(benchmark::State& state, int rate) {
   fill_uniform(in.ptr, n);
   const T* d_in = in.ptr;
   const below<T> pred = keep_rate<T>(rate);
-  std::size_t bytes = 0;
-  BENCH_CUDA(upsweep::select_if(nullptr, bytes, d_in, out.ptr, count.ptr, n, pred));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, select_bytes<T>(n, rate), [&](cudaStream_t s) {
-    BENCH_CUDA(upsweep::select_if(temp.ptr, bytes, d_in, out.ptr, count.ptr, n, pred, s));
+  time_with_temp_storage(state, n, select_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return upsweep::select_if(temp, bytes, d_in, out.ptr, count.ptr, n, pred, s);
   });
   check_selected(d_in, out.ptr, count.ptr, n, pred);
 }
@@ -167,11 +164,8 @@ void cub_select_if(benchmark::State& state, int rate) {
   device_array<std::int64_t> count(1);
   fill_uniform(in.ptr, n);
   const below<T> pred = keep_rate<T>(rate);
-  std::size_t bytes = 0;
-  BENCH_CUDA(cub::DeviceSelect::If(nullptr, bytes, in.ptr, out.ptr, count.ptr, n, pred));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, select_bytes<T>(n, rate), [&](cudaStream_t s) {
-    BENCH_CUDA(cub::DeviceSelect::If(temp.ptr, bytes, in.ptr, out.ptr, count.ptr, n, pred, s));
+  time_with_temp_storage(state, n, select_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceSelect::If(temp, bytes, in.ptr, out.ptr, count.ptr, n, pred, s);
   });
 }
 
@@ -199,11 +193,8 @@ void upsweep_partition(benchmark::State& state, int rate) {
   fill_uniform(in.ptr, n);
   const T* d_in = in.ptr;
   const below<T> pred = keep_rate<T>(rate);
-  std::size_t bytes = 0;
-  BENCH_CUDA(upsweep::partition(nullptr, bytes, d_in, out.ptr, count.ptr, n, pred));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, 2.0 * n * sizeof(T), [&](cudaStream_t s) {
-    BENCH_CUDA(upsweep::partition(temp.ptr, bytes, d_in, out.ptr, count.ptr, n, pred, s));
+  time_with_temp_storage(state, n, 2.0 * n * sizeof(T), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return upsweep::partition(temp, bytes, d_in, out.ptr, count.ptr, n, pred, s);
   });
   check_partitioned(d_in, out.ptr, count.ptr, n, pred);
 }
@@ -218,11 +209,8 @@ void cub_partition(benchmark::State& state, int rate) {
   fill_uniform(in.ptr, n);
   const below<T> pred = keep_rate<T>(rate);
   const Offset num_items = static_cast<Offset>(n);
-  std::size_t bytes = 0;
-  BENCH_CUDA(cub::DevicePartition::If(nullptr, bytes, in.ptr, out.ptr, count.ptr, num_items, pred));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, 2.0 * n * sizeof(T), [&](cudaStream_t s) {
-    BENCH_CUDA(cub::DevicePartition::If(temp.ptr, bytes, in.ptr, out.ptr, count.ptr, num_items, pred, s));
+  time_with_temp_storage(state, n, 2.0 * n * sizeof(T), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DevicePartition::If(temp, bytes, in.ptr, out.ptr, count.ptr, num_items, pred, s);
   });
 }
 
@@ -248,11 +236,8 @@ void cub_unique(benchmark::State& state, int rate) {
   device_array<T> in(n), out(n);
   device_array<std::int64_t> count(1);
   fill_runs(in.ptr, n, rate);
-  std::size_t bytes = 0;
-  BENCH_CUDA(cub::DeviceSelect::Unique(nullptr, bytes, in.ptr, out.ptr, count.ptr, n));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, select_bytes<T>(n, rate), [&](cudaStream_t s) {
-    BENCH_CUDA(cub::DeviceSelect::Unique(temp.ptr, bytes, in.ptr, out.ptr, count.ptr, n, s));
+  time_with_temp_storage(state, n, select_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceSelect::Unique(temp, bytes, in.ptr, out.ptr, count.ptr, n, s);
   });
 }
 
@@ -285,12 +270,8 @@ void cub_run_length_encode(benchmark::State& state, int rate) {
   device_array<std::int64_t> count(1);
   fill_runs(in.ptr, n, rate);
   const int num_items = static_cast<int>(n);
-  std::size_t bytes = 0;
-  BENCH_CUDA(cub::DeviceRunLengthEncode::Encode(nullptr, bytes, in.ptr, values.ptr, lengths.ptr, count.ptr, num_items));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, encode_bytes<T>(n, rate), [&](cudaStream_t s) {
-    BENCH_CUDA(cub::DeviceRunLengthEncode::Encode(temp.ptr, bytes, in.ptr, values.ptr, lengths.ptr, count.ptr,
-                                                  num_items, s));
+  time_with_temp_storage(state, n, encode_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceRunLengthEncode::Encode(temp, bytes, in.ptr, values.ptr, lengths.ptr, count.ptr, num_items, s);
   });
 }
 

@@ -29,11 +29,8 @@ void upsweep_inclusive_sum(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   device_array<item_t> in(n), out(n);
   fill_items(in.ptr, n);
-  std::size_t bytes = 0;
-  BENCH_CUDA(upsweep::inclusive_sum<Policy>(nullptr, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, 2.0 * n * sizeof(item_t), [&](cudaStream_t s) {
-    BENCH_CUDA(upsweep::inclusive_sum<Policy>(temp.ptr, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n, s));
+  time_with_temp_storage(state, n, 2.0 * n * sizeof(item_t), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return upsweep::inclusive_sum<Policy>(temp, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n, s);
   });
 }
 
@@ -41,11 +38,8 @@ void cub_inclusive_sum(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   device_array<item_t> in(n), out(n);
   fill_items(in.ptr, n);
-  std::size_t bytes = 0;
-  BENCH_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, in.ptr, out.ptr, n));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, 2.0 * n * sizeof(item_t), [&](cudaStream_t s) {
-    BENCH_CUDA(cub::DeviceScan::InclusiveSum(temp.ptr, bytes, in.ptr, out.ptr, n, s));
+  time_with_temp_storage(state, n, 2.0 * n * sizeof(item_t), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceScan::InclusiveSum(temp, bytes, in.ptr, out.ptr, n, s);
   });
 }
 
@@ -63,11 +57,8 @@ void upsweep_reduce_sum(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   device_array<item_t> in(n), out(1);
   fill_items(in.ptr, n);
-  std::size_t bytes = 0;
-  BENCH_CUDA(upsweep::reduce_sum<Policy>(nullptr, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, 1.0 * n * sizeof(item_t), [&](cudaStream_t s) {
-    BENCH_CUDA(upsweep::reduce_sum<Policy>(temp.ptr, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n, s));
+  time_with_temp_storage(state, n, 1.0 * n * sizeof(item_t), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return upsweep::reduce_sum<Policy>(temp, bytes, static_cast<const item_t*>(in.ptr), out.ptr, n, s);
   });
 }
 
@@ -75,11 +66,8 @@ void cub_reduce_sum(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   device_array<item_t> in(n), out(1);
   fill_items(in.ptr, n);
-  std::size_t bytes = 0;
-  BENCH_CUDA(cub::DeviceReduce::Sum(nullptr, bytes, in.ptr, out.ptr, n));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, 1.0 * n * sizeof(item_t), [&](cudaStream_t s) {
-    BENCH_CUDA(cub::DeviceReduce::Sum(temp.ptr, bytes, in.ptr, out.ptr, n, s));
+  time_with_temp_storage(state, n, 1.0 * n * sizeof(item_t), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceReduce::Sum(temp, bytes, in.ptr, out.ptr, n, s);
   });
 }
 

@@ -31,12 +31,10 @@ void upsweep_even(benchmark::State& state, const even_case<S>& c) {
   device_array<unsigned> counts(c.bins);
   fill_input<S>(in.ptr, n, c.lo, c.hi);
   const S* d_in = in.ptr;
-  std::size_t bytes = 0;
-  BENCH_CUDA(upsweep::histogram_even<Policy>(nullptr, bytes, d_in, n, counts.ptr, c.bins, c.lower, c.upper));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, static_cast<double>(n) * sizeof(S), [&](cudaStream_t s) {
-    BENCH_CUDA(upsweep::histogram_even<Policy>(temp.ptr, bytes, d_in, n, counts.ptr, c.bins, c.lower, c.upper,
-                                               histogram_mode::overwrite, s));
+  const double bytes_read = static_cast<double>(n) * sizeof(S);
+  time_with_temp_storage(state, n, bytes_read, [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return upsweep::histogram_even<Policy>(temp, bytes, d_in, n, counts.ptr, c.bins, c.lower, c.upper,
+                                           histogram_mode::overwrite, s);
   });
 }
 
@@ -48,11 +46,9 @@ void cub_even(benchmark::State& state, const even_case<S>& c) {
   device_array<unsigned> counts(c.bins);
   fill_input<S>(in.ptr, n, c.lo, c.hi);
   const auto lower = static_cast<Level>(c.lower), upper = static_cast<Level>(c.upper);
-  std::size_t bytes = 0;
-  BENCH_CUDA(cub::DeviceHistogram::HistogramEven(nullptr, bytes, in.ptr, counts.ptr, c.bins + 1, lower, upper, n));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, static_cast<double>(n) * sizeof(S), [&](cudaStream_t s) {
-    BENCH_CUDA(cub::DeviceHistogram::HistogramEven(temp.ptr, bytes, in.ptr, counts.ptr, c.bins + 1, lower, upper, n, s));
+  const double bytes_read = static_cast<double>(n) * sizeof(S);
+  time_with_temp_storage(state, n, bytes_read, [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceHistogram::HistogramEven(temp, bytes, in.ptr, counts.ptr, c.bins + 1, lower, upper, n, s);
   });
 }
 
@@ -66,12 +62,9 @@ void upsweep_rgba8(benchmark::State& state) {
   const int bins[4] = {256, 256, 256, 256};
   const long long lower[4] = {0, 0, 0, 0}, upper[4] = {256, 256, 256, 256};
   const std::uint8_t* d_in = in.ptr;
-  std::size_t bytes = 0;
-  BENCH_CUDA((upsweep::histogram_even_multi<4, 4>(nullptr, bytes, d_in, pixels, per_channel, bins, lower, upper)));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, static_cast<double>(n), [&](cudaStream_t s) {
-    BENCH_CUDA((upsweep::histogram_even_multi<4, 4>(temp.ptr, bytes, d_in, pixels, per_channel, bins, lower, upper,
-                                                    histogram_mode::overwrite, s)));
+  time_with_temp_storage(state, n, static_cast<double>(n), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return upsweep::histogram_even_multi<4, 4>(temp, bytes, d_in, pixels, per_channel, bins, lower, upper,
+                                               histogram_mode::overwrite, s);
   });
 }
 
@@ -83,13 +76,9 @@ void cub_rgba8(benchmark::State& state) {
   const cuda::std::array<unsigned*, 4> per_channel = {counts.ptr, counts.ptr + 256, counts.ptr + 512, counts.ptr + 768};
   const cuda::std::array<int, 4> levels = {257, 257, 257, 257};
   const cuda::std::array<int, 4> lower = {0, 0, 0, 0}, upper = {256, 256, 256, 256};
-  std::size_t bytes = 0;
-  BENCH_CUDA((cub::DeviceHistogram::MultiHistogramEven<4, 4>(nullptr, bytes, in.ptr, per_channel, levels, lower, upper,
-                                                             pixels)));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, static_cast<double>(n), [&](cudaStream_t s) {
-    BENCH_CUDA((cub::DeviceHistogram::MultiHistogramEven<4, 4>(temp.ptr, bytes, in.ptr, per_channel, levels, lower,
-                                                               upper, pixels, s)));
+  time_with_temp_storage(state, n, static_cast<double>(n), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceHistogram::MultiHistogramEven<4, 4>(temp, bytes, in.ptr, per_channel, levels, lower, upper,
+                                                          pixels, s);
   });
 }
 

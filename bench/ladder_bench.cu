@@ -25,11 +25,9 @@ void ladder_scan(benchmark::State& state, scan_variant variant) {
   const std::int64_t n = state.range(0);
   device_array<item_t> in(n), out(n);
   fill_items(in.ptr, n);
-  std::size_t bytes = 0;
-  BENCH_CUDA(ladder_inclusive_scan<item_t>(variant, nullptr, bytes, in.ptr, out.ptr, n));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, 2.0 * n * sizeof(item_t), [&](cudaStream_t s) {
-    BENCH_CUDA(ladder_inclusive_scan<item_t>(variant, temp.ptr, bytes, in.ptr, out.ptr, n, s));
+  time_with_temp_storage(state, n, 2.0 * n * sizeof(item_t), [&](void* temp, std::size_t& bytes,
+                                                                       cudaStream_t s) {
+    return ladder_inclusive_scan<item_t>(variant, temp, bytes, in.ptr, out.ptr, n, s);
   });
 }
 
@@ -37,11 +35,9 @@ void ladder_reduce(benchmark::State& state, reduce_variant variant) {
   const std::int64_t n = state.range(0);
   device_array<item_t> in(n), out(1);
   fill_items(in.ptr, n);
-  std::size_t bytes = 0;
-  BENCH_CUDA(ladder_reduce_sum<item_t>(variant, nullptr, bytes, in.ptr, out.ptr, n));
-  device_array<char> temp(static_cast<std::int64_t>(bytes));
-  time_on_gpu(state, n, 1.0 * n * sizeof(item_t), [&](cudaStream_t s) {
-    BENCH_CUDA(ladder_reduce_sum<item_t>(variant, temp.ptr, bytes, in.ptr, out.ptr, n, s));
+  time_with_temp_storage(state, n, 1.0 * n * sizeof(item_t), [&](void* temp, std::size_t& bytes,
+                                                                       cudaStream_t s) {
+    return ladder_reduce_sum<item_t>(variant, temp, bytes, in.ptr, out.ptr, n, s);
   });
 }
 

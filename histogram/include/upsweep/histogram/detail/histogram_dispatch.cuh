@@ -9,6 +9,7 @@
 #include <upsweep/histogram/histogram_mode.hpp>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/error.hpp>
+#include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
 #include <cuda_runtime_api.h>
@@ -71,7 +72,8 @@ cudaError_t launch_histogram(Kernel kernel, std::size_t shared_bytes, long long 
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
   int device = 0, sms = 0, per_sm = 0;
   UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
-  UPSWEEP_CUDA_RETURN(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  UPSWEEP_CUDA_RETURN(sm_count(device, sms));  // cached per device
+  // The occupancy depends on this call's shared-memory size, so it is asked every time.
   UPSWEEP_CUDA_RETURN(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Policy::block_threads, shared_bytes));
   long long blocks = static_cast<long long>(sms) * (per_sm > 0 ? per_sm : 1);
