@@ -192,6 +192,14 @@ inline std::vector<std::int64_t> selected_sizes(const std::vector<std::int64_t>&
   return chosen;
 }
 
+// A row's minimum time per repetition, capped by UPSWEEP_BENCH_MIN_TIME (seconds) when set: a
+// whole-suite run with repetitions fits in minutes that way.
+inline double capped_min_time(double min_time_s) {
+  const char* cap = std::getenv("UPSWEEP_BENCH_MIN_TIME");
+  const double limit = cap ? std::atof(cap) : 0.0;
+  return limit > 0 && limit < min_time_s ? limit : min_time_s;
+}
+
 // Registers one row, timed by CUDA events (manual time, reported in ms), at its selected sizes;
 // a row outside the selection, or left with no size, is not registered at all. `type` names the
 // element type when the case name does not ("seeds/scan/fenwick" is int32).
@@ -205,7 +213,7 @@ void add_row(const std::string& name, const std::vector<std::int64_t>& sizes, do
   if (chosen.empty()) return;
   auto* b = benchmark::RegisterBenchmark(name.c_str(), std::forward<Fn>(fn));
   for (const std::int64_t n : chosen) b->Arg(n);
-  b->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(min_time_s);
+  b->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(capped_min_time(min_time_s));
 }
 
 // Rows register when main() calls register_rows(), after the options are read, not during static

@@ -34,7 +34,9 @@ const char* const usage = R"(upsweep-bench: Upsweep against CUB, Thrust and a de
 Usage: upsweep-bench [OPTIONS] [GOOGLE BENCHMARK FLAGS]
 
 Rows are named suite/case/impl/n, e.g. core/inclusive_sum_i32/cub/1000000.
-  --suite LIST     core, seeds, sort, compact, histogram, tune or all (the default), comma-separated
+  --suite LIST     core, seeds, sort, compact, histogram, tune or all, comma-separated; all is the
+                   five comparative suites (tune runs only when named). Without --suite every row
+                   is registered and --benchmark_filter alone chooses
   --sizes LIST     comma-separated: a value (1000, 1e6, 2^28, 64k, 16M, 1G, 4Mi) runs every selected
                    row at exactly that n; a range A..B keeps each row's own sizes that lie inside it
                    (core, seeds: 1e2..1e9; compact: 1e2..1e8, 1e9 for the headline cases; sort: 2^16,
@@ -65,7 +67,8 @@ Examples:
   upsweep-bench --suite sort --sizes 2^24..2^28 --types u32,f32
   upsweep-bench --suite seeds,core --sizes 1e2..1e6 --benchmark_list_tests   (no GPU needed)
 
-Environment: UPSWEEP_BENCH_MAX_EXP caps the 10^k sizes, UPSWEEP_BENCH_MAX_LOG2 the sort sizes.
+Environment: UPSWEEP_BENCH_MAX_EXP caps the 10^k sizes, UPSWEEP_BENCH_MAX_LOG2 the sort sizes,
+UPSWEEP_BENCH_MIN_TIME (seconds) each row's minimum time per repetition (rows ask 0.1 to 0.25).
 )";
 
 const char* const suites[] = {"core", "seeds", "sort", "compact", "histogram", "tune"};
@@ -220,7 +223,9 @@ options parse_options(int argc, char** argv) {
       opt.plot = value;
     }
   }
-  if (all_suites) opt.selection.suites.clear();
+  if (all_suites)  // the comparative suites; tune's rows are for choosing policies, not for reports
+    for (const char* s : {"core", "seeds", "sort", "compact", "histogram"})
+      if (!contains(opt.selection.suites, s)) opt.selection.suites.push_back(s);
   return opt;
 }
 

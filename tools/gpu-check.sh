@@ -3,7 +3,8 @@
 # run every GPU test, run compute-sanitizer memcheck/racecheck/synccheck/initcheck on the GPU test
 # binary at reduced sizes (the four tools side by side), run the installed-package examples, run
 # a benchmark, and print a short summary last. Logs and JSON go to $OUT (or build/gpu-check).
-#   tools/gpu-check.sh [--bench SUITE] [--bench-filter REGEX] [--no-sanitizer] [--no-tests] [--reps N]
+#   tools/gpu-check.sh [--bench SUITES|all|none] [--bench-filter REGEX] [--no-sanitizer] [--no-tests] [--reps N]
+#                      [--huge]  (also the opt-in tests past 2^31 items, ~20 GB, beside the others)
 #                      [--prebuilt DIR] [--ncu KERNEL_REGEX BENCH_FILTER]
 # --prebuilt DIR: take the binaries tools/prebuild.sh built on another machine with the same nvcc
 # (device time goes to running, not compiling); only a CMake configure runs here, for ctest's
@@ -13,10 +14,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${OUT:-$root/build/gpu-check}
 mkdir -p "$out"
-bench_suite=core
+bench_suite=""
 bench_filter=""
 sanitize=1
 tests=1
+huge=0
 reps=5
 prebuilt=""
 ncu_kernel=""
@@ -27,6 +29,7 @@ while (($#)); do
     --bench-filter) bench_filter=$2; shift 2 ;;
     --no-sanitizer) sanitize=0; shift ;;
     --no-tests) tests=0; shift ;;
+    --huge) huge=1; shift ;;
     --reps) reps=$2; shift 2 ;;
     --ncu) ncu_kernel=$2; ncu_filter=$3; shift 3 ;;
     --prebuilt) prebuilt=/tmp/upsweep-prebuilt; rm -rf "$prebuilt"; mkdir -p "$prebuilt"
@@ -88,7 +91,7 @@ if ((sanitize)); then
       for ((k = 0; k < shards; k++)); do
         GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k UPSWEEP_TEST_MAX_ITEMS=${UPSWEEP_SANITIZER_MAX_ITEMS:-300000} \
           timeout "${UPSWEEP_SANITIZER_TIMEOUT:-360}" compute-sanitizer --tool "$tool" --error-exitcode 1 "${extra[@]}" \
-          "$bin/tests/upsweep_gpu_tests" --gtest_filter='-*Large*:*Huge*' --gtest_brief=1 >"$out/sanitize-$tool.$k.log" 2>&1 &
+          "$bin/tests/upsweep_gpu_tests" --gtest_filter='-*Large*:*Huge*:StickyError.*' --gtest_brief=1 >"$out/sanitize-$tool.$k.log" 2>&1 &
         pids+=($!)
       done
       rc=0
@@ -105,11 +108,22 @@ if ((tests)); then
   rc=$?; note "host tests: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/host-tests.log" | tr '\n' ' ') (rc $rc)"
   ((rc)) && status=1
   t0=$(date +%s)
-  timeout "${UPSWEEP_TEST_TIMEOUT:-300}" "$bin/tests/upsweep_gpu_tests" >"$out/gpu-tests.log" 2>&1
+  if ((huge)); then  # the opt-in cases past 2^31 items, in their own process beside the others
+    UPSWEEP_TEST_HUGE=1 timeout "${UPSWEEP_TEST_TIMEOUT:-300}" "$bin/tests/upsweep_gpu_tests" \
+      --gtest_filter='*_huge*' >"$out/gpu-tests-huge.log" 2>&1 &
+    huge_pid=$!
+  fi
+  env -u UPSWEEP_TEST_HUGE timeout "${UPSWEEP_TEST_TIMEOUT:-300}" "$bin/tests/upsweep_gpu_tests" >"$out/gpu-tests.log" 2>&1
   rc=$?
   grep -E "^\[  FAILED  \]" "$out/gpu-tests.log" | sort -u | head -30; ((rc == 124)) && tail -5 "$out/gpu-tests.log"
   note "gpu tests: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/gpu-tests.log" | tr '\n' ' ') (rc $rc, $(( $(date +%s) - t0 )) s)"
   ((rc)) && status=1
+  if ((huge)); then
+    wait "$huge_pid"; rc=$?
+    grep -E "^\[  FAILED  \]" "$out/gpu-tests-huge.log" | sort -u | head -20
+    note "gpu tests past 2^31 items: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/gpu-tests-huge.log" | tr '\n' ' ') (rc $rc, $(( $(date +%s) - t0 )) s)"
+    ((rc)) && status=1
+  fi
   if [ -n "$prebuilt" ]; then
     rc="prebuilt"; : >"$out/package.log"  # built and installed by tools/prebuild.sh
   else
@@ -146,18 +160,44 @@ if ((sanitize)); then
   note "sanitizers took $(( $(date +%s) - sanitizer_t0 )) s"
 fi
 
-if [ "$bench_suite" != none ]; then
+# Benchmarks: each suite of --bench in its own process (its own
+# JSON, so a suite cut short by its time limit loses only itself); the timings add up to what
+# `upsweep-bench --suite all` takes. Then the --bench-filter rows. Neither option: the core suite.
+bench_jsons=()
+run_bench() {  # NAME ARGS...
+  local name=$1 t0 rc
+  shift
   t0=$(date +%s)
-  args=(--benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true
-        --benchmark_out="$out/bench.json" --benchmark_out_format=json)
-  if [ -n "$bench_filter" ]; then args+=(--benchmark_filter="$bench_filter"); else args+=(--suite "$bench_suite"); fi
-  timeout "${UPSWEEP_BENCH_TIMEOUT:-400}" "$bin/bench/upsweep-bench" "${args[@]}" >"$out/bench.log" 2>&1
-  rc=$?; ((rc)) && { status=1; tail -20 "$out/bench.log"; }
-  if [ -f bench/report.py ]; then python3 bench/report.py "$out/bench.json" >"$out/bench.md" 2>&1 || cat "$out/bench.md"; fi
-  grep -E "_median" "$out/bench.log" | sed 's|/min_time:[0-9.]*||; s|/manual_time_median||' | awk '{printf "%-60s %10s %s\n", $1, $2, $3}' >"$out/bench-medians.txt"
-  [ -f "$out/bench.md" ] || cp "$out/bench-medians.txt" "$out/bench.md"
-  note "benchmark ($bench_suite${bench_filter:+, $bench_filter}): rc $rc in $(( $(date +%s) - t0 )) s"
+  UPSWEEP_BENCH_MIN_TIME=${UPSWEEP_BENCH_MIN_TIME:-} timeout "${UPSWEEP_BENCH_TIMEOUT:-400}" "$bin/bench/upsweep-bench" \
+    --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
+    --benchmark_out="$out/bench-$name.json" --benchmark_out_format=json "$@" >"$out/bench-$name.log" 2>&1
+  rc=$?; ((rc)) && { status=1; tail -20 "$out/bench-$name.log"; }
+  if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out/bench-$name.json" 2>/dev/null; then
+    bench_jsons+=("$out/bench-$name.json")
+  else
+    note "benchmark $name: no complete JSON (cut short?)"
+  fi
+  grep -E "_median" "$out/bench-$name.log" | sed 's|/min_time:[0-9.]*||; s|/manual_time_median||' |
+    awk '{printf "%-60s %10s %s\n", $1, $2, $3}' >>"$out/bench-medians.txt"
+  bench_seconds=$(( $(date +%s) - t0 ))
+  note "benchmark $name: rc $rc in $bench_seconds s"
+}
+[ -z "$bench_filter" ] && [ -z "$bench_suite" ] && bench_suite=core
+if [ -n "$bench_suite" ] && [ "$bench_suite" != none ]; then
+  # all: the comparative suites, the quick ones first
+  [ "$bench_suite" = all ] && bench_suite=core,seeds,histogram,compact,sort
+  suites_total=0
+  for suite in ${bench_suite//,/ }; do
+    run_bench "$suite" --suite "$suite"
+    suites_total=$((suites_total + bench_seconds))
+  done
+  note "benchmark suites $bench_suite: $suites_total s in all (reps $reps, min time ${UPSWEEP_BENCH_MIN_TIME:-per row})"
 fi
+[ -n "$bench_filter" ] && run_bench filter --benchmark_filter="$bench_filter"
+if ((${#bench_jsons[@]})) && [ -f bench/report.py ]; then
+  python3 bench/report.py "${bench_jsons[@]}" >"$out/bench.md" 2>&1 || cat "$out/bench.md"
+fi
+[ -f "$out/bench.md" ] || { [ -f "$out/bench-medians.txt" ] && cp "$out/bench-medians.txt" "$out/bench.md"; }
 
 # --ncu: one launch of the kernels matching KERNEL_REGEX inside the benchmark rows BENCH_FILTER,
 # profiled for where its warps stall (e.g. --ncu 'device_scan_kernel|DeviceScanKernel'
@@ -176,9 +216,10 @@ fi
 # Only a few files come back from the GPU machine: keep the JSON and tables, pack the logs.
 (cd "$out" && tar czf logs.tgz --remove-files ./*.log 2>/dev/null)
 
+# The tables first (long after a whole-suite run), the short summary last.
+[ -f "$out/bench.md" ] && { echo; cat "$out/bench.md"; }
 echo
 echo "================ GPU CHECK SUMMARY ================"
 printf '%s\n' "${summary[@]}"
-[ -f "$out/bench.md" ] && cat "$out/bench.md"
 echo "total $(( $(date +%s) - started )) s, status $status"
 exit $status

@@ -44,6 +44,24 @@ class failure_log {
   std::vector<std::string> failures_;
 };
 
+// A non-blocking stream owned by one worker thread. Declared before the arrays allocated on it, so
+// it outlives their stream-ordered frees; destroying it first would hand a dead handle to
+// cudaFreeAsync.
+class owned_stream {
+ public:
+  owned_stream() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags"); }
+  owned_stream(const owned_stream&) = delete;
+  owned_stream& operator=(const owned_stream&) = delete;
+  ~owned_stream() {
+    cudaStreamSynchronize(stream_);  // a destructor cannot report; the tests check the last error
+    cudaStreamDestroy(stream_);
+  }
+  operator cudaStream_t() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
 // Device memory allocated on one stream, freed on it.
 template <class T>
 class stream_array {
@@ -145,12 +163,8 @@ TEST_F(Concurrency, ThreadsOnTheirOwnStreamsGetTheirOwnCorrectResults) {
   std::vector<std::thread> workers;
   for (int t = 0; t < num_threads; ++t) {
     workers.emplace_back([&, t] {
-      cudaStream_t stream = nullptr;
-      if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
-        log.add("thread " + std::to_string(t) + ": cudaStreamCreateWithFlags failed");
-        return;
-      }
       try {
+        const owned_stream stream;
         for (int r = 0; r < rounds; ++r) {
           // Sizes from one tile to many, different in every thread and round.
           const std::int64_t n = upsweep::test::max_test_items(1 + static_cast<std::int64_t>((seed >> (t + r)) % 400'000) +
@@ -161,8 +175,6 @@ TEST_F(Concurrency, ThreadsOnTheirOwnStreamsGetTheirOwnCorrectResults) {
       } catch (const std::exception& e) {
         log.add("thread " + std::to_string(t) + ": " + e.what());
       }
-      cudaStreamSynchronize(stream);
-      cudaStreamDestroy(stream);
     });
   }
   for (auto& w : workers) w.join();
@@ -248,8 +260,7 @@ TEST_F(Concurrency, ConvenienceCallsFromManyThreadsShareNothing) {
   for (int t = 0; t < num_threads; ++t) {
     workers.emplace_back([&, t] {
       try {
-        cudaStream_t stream = nullptr;
-        check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+        const owned_stream stream;
         std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (t + 1)));
         const std::int64_t n = upsweep::test::max_test_items(100'000 + 37'003 * t);
         std::vector<float> items(static_cast<std::size_t>(n));
@@ -268,8 +279,6 @@ TEST_F(Concurrency, ConvenienceCallsFromManyThreadsShareNothing) {
           if (kept != std::count_if(items.begin(), items.end(), [](float x) { return x < 0.0f; }) || got != part)
             log.add("thread " + std::to_string(t) + ": partition");
         }
-        cudaStreamSynchronize(stream);
-        cudaStreamDestroy(stream);
       } catch (const std::exception& e) {
         log.add("thread " + std::to_string(t) + ": " + e.what());
       }
@@ -277,6 +286,7 @@ TEST_F(Concurrency, ConvenienceCallsFromManyThreadsShareNothing) {
   }
   for (auto& w : workers) w.join();
   for (const auto& f : log.all()) ADD_FAILURE() << f;
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -197,6 +198,49 @@ TEST_F(Faults, AnEmptyBitWindowCopiesTheInput) {
   device_buffer<std::uint32_t> d_keys(keys), d_out(n);
   upsweep::sort_keys(d_keys.data(), d_out.data(), n, 7, 7);
   EXPECT_EQ(d_out.download(), keys);
+}
+
+
+// ---- a sticky error from elsewhere ----------------------------------------------------------
+// A kernel fault anywhere in the program (here a trap) breaks the context for good: every later
+// CUDA call fails. Upsweep must report that error, not return success, hang or crash. The
+// context cannot be repaired, so the test runs in a child process (a death test, re-executed),
+// and the sanitizer runs leave it out (the trap is the point).
+
+__global__ void trap_kernel() { __trap(); }
+
+// Exit code: 0 when every call reported the sticky error, else which one did not.
+[[noreturn]] void call_everything_after_a_sticky_error() {
+  constexpr std::int64_t count = 100'003;
+  std::uint32_t *d_in = nullptr, *d_out = nullptr, *d_counts = nullptr;
+  void* d_temp = nullptr;
+  std::size_t temp_bytes = 0;
+  if (cudaMalloc(&d_in, count * sizeof(std::uint32_t)) != cudaSuccess ||
+      cudaMalloc(&d_out, count * sizeof(std::uint32_t)) != cudaSuccess ||
+      cudaMalloc(&d_counts, 256 * sizeof(std::uint32_t)) != cudaSuccess ||
+      upsweep::inclusive_sum(nullptr, temp_bytes, d_in, d_out, count) != cudaSuccess ||
+      cudaMalloc(&d_temp, temp_bytes) != cudaSuccess || cudaMemset(d_in, 1, count * sizeof(std::uint32_t)) != cudaSuccess)
+    std::_Exit(20);
+  trap_kernel<<<1, 1>>>();
+  const cudaError_t sticky = cudaDeviceSynchronize();
+  if (sticky == cudaSuccess) std::_Exit(21);
+  // The core layer returns it; the convenience layer throws it.
+  if (upsweep::inclusive_sum(d_temp, temp_bytes, d_in, d_out, count) == cudaSuccess) std::_Exit(1);
+  if (thrown_code([&] { upsweep::inclusive_sum(d_in, d_out, count); }) == cudaSuccess) std::_Exit(2);
+  if (thrown_code([&] { upsweep::sort_keys(d_in, d_out, count); }) == cudaSuccess) std::_Exit(3);
+  if (thrown_code([&] { upsweep::select_if(d_in, d_out, count, predicate<std::uint32_t>::less(7u)); }) == cudaSuccess)
+    std::_Exit(4);
+  if (thrown_code([&] { upsweep::histogram_even(d_in, count, d_counts, 256, 0u, 256u); }) == cudaSuccess)
+    std::_Exit(5);
+  std::_Exit(0);
+}
+
+TEST(StickyError, EveryLayerReportsAStickyErrorFromAnotherKernel) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no CUDA device";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process: no CUDA state forked
+  EXPECT_EXIT(call_everything_after_a_sticky_error(), ::testing::ExitedWithCode(0), "")
+      << "exit 1: core scan returned success; 2-5: convenience scan, sort, select, histogram did not throw";
 }
 
 }  // namespace

@@ -49,6 +49,17 @@ __device__ __forceinline__ T load_from_l2(const T* ptr) {
 
 }  // namespace detail
 
+namespace detail {
+
+// For kernels that claim tiles in a loop: a grid with a block for every tile needs one claim per
+// block, as the claims hand out every tile. A second claim would only learn that none is left,
+// holding the SM for an atomic's round trip.
+__device__ __forceinline__ bool one_claim_each(long long num_tiles) {
+  return static_cast<long long>(gridDim.x) >= num_tiles;
+}
+
+}  // namespace detail
+
 template <class T, bool Packed = detail::packs_in_word_v<T>>
 class tile_state;
 

@@ -9,6 +9,9 @@
 //  - keys: 8- to 64-bit integers, float, double, __half, __nv_bfloat16. Order is CUB's, bit for
 //    bit: signed integers in numeric order; -0.0 and +0.0 equal (kept in input order, each key
 //    written back with its own bits); NaNs by bit pattern, +NaN after +inf, -NaN before -inf.
+//    One deliberate difference: descending over a window that drops a float's low bits, CUB
+//    buckets the zeros with the tiniest negatives (it folds -0.0 onto +0.0 after inverting);
+//    here descending stays the exact reverse of ascending, zeros with the tiniest positives.
 //  - struct keys: the overloads taking a decomposer (after num_items, as in CUB) sort any
 //    trivially copyable key by the members it names, most significant first, each member in its
 //    own type's order above; keys move whole (members the decomposer does not name ride along).

@@ -66,9 +66,9 @@ struct select_tile_storage {
     tile_exchange_storage<T, Policy::block_threads, Policy::items_per_thread> items;
     FlagBuffer flags;
   } exchange;
-  typename block_scan<count_t, Policy::block_threads>::storage scan;
+  typename block_scan<int, Policy::block_threads>::storage scan;
   long long tile_idx;
-  count_t kept_first;  // survivors before the tile, for the staged write
+  count_t kept_first;  // survivors before the tile, from the look-back
 };
 
 // Position of a thread's i-th item inside its tile (blocked arrangement).
@@ -94,19 +94,40 @@ __device__ __forceinline__ void flag_items(stencil_flags<FlagIt>& source, long l
   for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && static_cast<bool>(flags[i]);
 }
 
-// before[i] = survivors before item i in the whole input; returns the tile's survivors. The tile's count goes through the block
-// scan's prefix callback, which publishes it and looks back at the predecessors' (the split tile
-// state: release on publish, acquire on read). Seeded with 0, so every item gets a value.
+// block_scan prefix callback that keeps the block scan in 32 bits: a tile's counts fit an int,
+// only its base needs 64. Publishes the tile's count to the 64-bit tile state, looks back, and
+// leaves the base in shared memory (read after the block scan's barrier); the tile-local scan
+// itself gets no prefix.
+template <class State, int DelayNs>
+struct tile_base_look_back {
+  const State& state;
+  long long tile_idx;
+  count_t& kept_first;
+
+  __device__ maybe<int> operator()(const int& tile_kept) {
+    using plus_t = cuda::std::plus<count_t>;
+    look_back_prefix<count_t, State, plus_t, DelayNs> prefix{state, tile_idx, plus_t{}, maybe<count_t>{0, true}};
+    const maybe<count_t> base = prefix(static_cast<count_t>(tile_kept));
+    if (detail::lane_id() == 0) kept_first = base.value;
+    return {0, true};
+  }
+};
+
+// Survivors of the tile before this thread's first item; returns the tile's survivors. The
+// survivors before the tile go to `kept_first` through the block scan's prefix callback, which
+// publishes the count and looks back at the predecessors' (the split tile state: release on
+// publish, acquire on read).
 template <class Policy, int IPT, class State>
-__device__ __forceinline__ count_t count_survivors_before(long long tile_idx, const bool (&keep)[IPT],
-                                                       count_t (&before)[IPT], const State& state,
-                                                       typename block_scan<count_t, Policy::block_threads>::storage& s) {
-  using plus_t = cuda::std::plus<count_t>;
+__device__ __forceinline__ int count_survivors_before(long long tile_idx, const bool (&keep)[IPT], int& thread_first,
+                                                      const State& state, count_t& kept_first,
+                                                      typename block_scan<int, Policy::block_threads>::storage& s) {
+  int counts[1] = {0};
 #pragma unroll
-  for (int i = 0; i < IPT; ++i) before[i] = keep[i] ? 1 : 0;
-  look_back_prefix<count_t, State, plus_t, Policy::look_back_delay_ns> prefix{state, tile_idx, plus_t{},
-                                                                              maybe<count_t>{0, true}};
-  return block_scan<count_t, Policy::block_threads>(s).exclusive_scan(before, plus_t{}, prefix);
+  for (int i = 0; i < IPT; ++i) counts[0] += keep[i] ? 1 : 0;
+  tile_base_look_back<State, Policy::look_back_delay_ns> prefix{state, tile_idx, kept_first};
+  const int tile_kept = block_scan<int, Policy::block_threads>(s).exclusive_scan(counts, cuda::std::plus<int>{}, prefix);
+  thread_first = counts[0];
+  return tile_kept;
 }
 
 // Where a tile's output goes: its kept items to [kept_first, kept_first + kept), and in
@@ -124,12 +145,12 @@ struct tile_output {
 // contiguous runs; written straight from registers, every item was its own scattered store.
 template <select_output Output, int IPT, class T>
 __device__ __forceinline__ void stage_survivors(const tile_output& tile, const T (&items)[IPT], const bool (&keep)[IPT],
-                                                const count_t (&before)[IPT], T* staging) {
+                                                int thread_first, T* staging) {
+  int kept_before = thread_first;  // survivors of the tile before item i
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
-    const int kept_before = static_cast<int>(before[i] - tile.kept_first);
     if (keep[i]) {
-      staging[kept_before] = items[i];
+      staging[kept_before++] = items[i];
     } else if constexpr (Output == select_output::partitioned) {
       const int index = static_cast<int>(item_in_tile<IPT>(i));
       if (index < tile.items) staging[tile.items - 1 - (index - kept_before)] = items[i];
@@ -150,12 +171,6 @@ __device__ __forceinline__ void write_staged(const tile_output& tile, long long 
     d_out[j < tile.kept ? tile.kept_first + j : rejected_base + j] = staging[j];
 }
 
-// The last tile's last thread holds the grid-wide total: items past the end are flagged 0.
-template <class Policy, int IPT>
-__device__ __forceinline__ void write_selected_count(const bool (&keep)[IPT], const count_t (&before)[IPT],
-                                                     count_t* d_num_selected) {
-  if (threadIdx.x == Policy::block_threads - 1) *d_num_selected = before[IPT - 1] + (keep[IPT - 1] ? 1 : 0);
-}
 
 // In place (d_out == d_in, survivors mode) is safe:
 //  - tile t writes only below p_t + c_t <= (its first index) + (its item count), p_t and c_t being
@@ -180,19 +195,17 @@ __device__ __forceinline__ void select_tile(long long tile_idx, long long num_ti
   const long long valid = num_items - tile_first;  // past a tile's size except in the last tile
   in_t items[ipt];
   bool keep[ipt];
-  count_t before[ipt];
+  int thread_first;
   load_tile<Policy::io, Policy::block_threads, ipt>(d_in + tile_first, valid, items, s.exchange.items);
   flag_items<Policy>(source, tile_first, valid, items, keep, s);
-  const count_t kept = count_survivors_before<Policy>(tile_idx, keep, before, state, s.scan);
-  if (tile_idx == num_tiles - 1) write_selected_count<Policy>(keep, before, d_num_selected);
+  const int kept = count_survivors_before<Policy>(tile_idx, keep, thread_first, state, s.kept_first, s.scan);
+  // The block scan's last barrier published kept_first; items past the end were flagged 0.
+  const count_t kept_first = s.kept_first;
+  if (tile_idx == num_tiles - 1 && threadIdx.x == 0) *d_num_selected = kept_first + kept;
   if constexpr (Output != select_output::count_only) {
-    // Thread 0's first item has no survivor of its tile before it: its count is the tile's base.
     // The loads are done (the scan's barriers), so the item buffer becomes the staging area.
-    if (threadIdx.x == 0) s.kept_first = before[0];
-    __syncthreads();
-    const tile_output tile{s.kept_first, static_cast<int>(kept),
-                           static_cast<int>(valid < Policy::tile_items ? valid : Policy::tile_items)};
-    stage_survivors<Output>(tile, items, keep, before, s.exchange.items.items);
+    const tile_output tile{kept_first, kept, static_cast<int>(valid < Policy::tile_items ? valid : Policy::tile_items)};
+    stage_survivors<Output>(tile, items, keep, thread_first, s.exchange.items.items);
     __syncthreads();
     write_staged<Policy, Output>(tile, tile_first, num_items, s.exchange.items.items, d_out);
     // The next tile's claim and barrier come before anything overwrites the staging area.
@@ -213,6 +226,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
     const long long tile_idx = storage.tile_idx;
     if (tile_idx >= num_tiles) return;
     select_tile<Policy, Output>(tile_idx, num_tiles, num_items, d_in, d_out, d_num_selected, source, state, storage);
+    if (one_claim_each(num_tiles)) return;
   }
 }
 

@@ -53,7 +53,7 @@ __device__ __forceinline__ Acc scan_tile(InputIt d_in, OutputIt d_out, long long
 
 // One block per tile, tile ids claimed in a loop (the grid may be smaller than the tile count).
 template <class Policy, bool Exclusive, class InputIt, class OutputIt, class Acc, class Op, class State>
-__global__ void __launch_bounds__(Policy::block_threads)
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     device_scan_kernel(InputIt d_in, OutputIt d_out, long long num_items, long long num_tiles, State state, Op op,
                        maybe<Acc> seed) {
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
@@ -66,6 +66,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
     look_back_prefix<Acc, State, Op, Policy::look_back_delay_ns, Policy::pipelined_look_back> prefix{state, tile_idx, op,
                                                                                                     seed};
     scan_tile<Policy, Exclusive>(d_in, d_out, num_items, tile_idx * Policy::tile_items, op, prefix, storage);
+    if (one_claim_each(num_tiles)) return;
   }
 }
 

@@ -10,7 +10,7 @@ namespace upsweep {
 
 template <int BlockThreads, int ItemsPerThread, tile_io Io = tile_io::transpose, long long SingleBlockMaxTiles = 1,
           int LookBackDelayNs = default_look_back_delay_ns, bool PipelinedLookBack = false,
-          bool PrefetchNextTile = false>
+          bool PrefetchNextTile = false, int MinBlocksPerSm = 1>
 struct scan_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -26,6 +26,9 @@ struct scan_policy {
   // (device_scan_prefetch_kernel), where the input allows: see detail::prefetches. Off by
   // default: it measured 5x slower (bench/NOTES.md, claimed-ahead tiles stall the look-back).
   static constexpr bool prefetch_next_tile = PrefetchNextTile;
+  // __launch_bounds__ occupancy hint: more resident blocks hide more look-back barriers, at the
+  // price of registers (48 at 256 x 16 gives 5 blocks of 256 per SM).
+  static constexpr int min_blocks_per_sm = MinBlocksPerSm;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   static_assert(ItemsPerThread >= 1, "at least one item per thread");

@@ -460,6 +460,7 @@ __global__ void __launch_bounds__(Policy::block_threads) radix_pass_kernel(radix
     const long long tile_idx = storage.tile_idx;
     if (tile_idx >= args.num_tiles) return;
     radix_pass_tile<Policy, Descending>(tile_idx, args, plan, storage);
+    if (one_claim_each(args.num_tiles)) return;
   }
 }
 
