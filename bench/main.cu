@@ -225,7 +225,7 @@ options parse_options(int argc, char** argv) {
   }
   if (all_suites)  // the comparative suites; tune's rows are for choosing policies, not for reports
     for (const char* s : {"core", "seeds", "sort", "compact", "histogram"})
-      if (!contains(opt.selection.suites, s)) opt.selection.suites.push_back(s);
+      if (!upsweep::bench::contains(opt.selection.suites, s)) opt.selection.suites.push_back(s);
   return opt;
 }
 
