@@ -5,11 +5,12 @@
 // heads). n = 10^2 .. 10^8, and 10^9 for the headline rows (int32 at 50%). GB/s counts the
 // algorithmic bytes: the input read once, the expected output written once. The Upsweep rows
 // check their last output after the timing; a wrong one is reported as an error.
-// Upsweep has no unique or run_length_encode yet (compact/ offers select_if, select_flagged,
-// remove_if, count_if and partition), so those two ops have CUB and Thrust rows only.
+// Upsweep's unique and run_length_encode come from the compiled API (compact.hpp, core layer):
+// they are built there from select_flagged, not in the template layer.
 #include "bench_support.cuh"
 
 #include <upsweep/compact/device_partition.cuh>
+#include <upsweep/compact.hpp>
 #include <upsweep/compact/device_select.cuh>
 
 #include <cub/device/device_partition.cuh>
@@ -17,6 +18,7 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/copy.h>
 #include <thrust/count.h>
+#include <thrust/equal.h>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/logical.h>
@@ -241,6 +243,30 @@ void cub_unique(benchmark::State& state, int rate) {
   });
 }
 
+// Thrust's unique_copy is the reference: the same count and items; run lengths adding up to n.
+template <class T>
+void check_unique(const T* in, const T* out, const std::int64_t* d_count, std::int64_t n,
+                  const std::int64_t* lengths = nullptr) {
+  const auto policy = thrust::cuda::par.on(bench_context::get().stream);
+  device_array<T> expected(n);
+  const std::int64_t count = thrust::unique_copy(policy, in, in + n, expected.ptr) - expected.ptr;
+  require(count_to_host(d_count) == count, "run count");
+  require(thrust::equal(policy, out, out + count, expected.ptr), "not the first item of each run");
+  if (lengths) require(thrust::reduce(policy, lengths, lengths + count, std::int64_t{0}) == n, "run lengths");
+}
+
+template <class T>
+void upsweep_unique(benchmark::State& state, int rate) {
+  const std::int64_t n = state.range(0);
+  device_array<T> in(n), out(n);
+  device_array<std::int64_t> count(1);
+  fill_runs(in.ptr, n, rate);
+  time_with_temp_storage(state, n, select_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return upsweep::unique(temp, bytes, in.ptr, out.ptr, count.ptr, n, s);
+  });
+  check_unique(in.ptr, out.ptr, count.ptr, n);
+}
+
 // Returns the end of the output: syncs like copy_if.
 template <class T>
 void thrust_unique(benchmark::State& state, int rate) {
@@ -273,6 +299,19 @@ void cub_run_length_encode(benchmark::State& state, int rate) {
   time_with_temp_storage(state, n, encode_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
     return cub::DeviceRunLengthEncode::Encode(temp, bytes, in.ptr, values.ptr, lengths.ptr, count.ptr, num_items, s);
   });
+}
+
+// 64-bit run lengths (the API's), counted as CUB's int ones in the bytes, to compare like for like.
+template <class T>
+void upsweep_run_length_encode(benchmark::State& state, int rate) {
+  const std::int64_t n = state.range(0);
+  device_array<T> in(n), values(n);
+  device_array<std::int64_t> lengths(n), count(1);
+  fill_runs(in.ptr, n, rate);
+  time_with_temp_storage(state, n, encode_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return upsweep::run_length_encode(temp, bytes, in.ptr, values.ptr, lengths.ptr, count.ptr, n, s);
+  });
+  check_unique(in.ptr, values.ptr, count.ptr, n, lengths.ptr);
 }
 
 // reduce_by_key of a constant 1 per item: Thrust's run-length encode. Returns both ends: syncs.
@@ -317,12 +356,14 @@ void register_partition(const char* type, int rate, bool headline = false) {
 
 template <class T>
 void register_unique(const char* type, int rate, bool headline = false) {
+  add_compact_row("unique", type, rate, "upsweep", upsweep_unique<T>, headline);
   add_compact_row("unique", type, rate, "cub", cub_unique<T>, headline);
   add_compact_row("unique", type, rate, "thrust", thrust_unique<T>, headline);
 }
 
 template <class T>
 void register_run_length_encode(const char* type, int rate, bool headline = false) {
+  add_compact_row("run_length_encode", type, rate, "upsweep", upsweep_run_length_encode<T>, headline);
   add_compact_row("run_length_encode", type, rate, "cub", cub_run_length_encode<T>, headline);
   add_compact_row("run_length_encode", type, rate, "thrust", thrust_run_length_encode<T>, headline);
 }
