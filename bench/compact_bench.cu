@@ -145,7 +145,7 @@ void check_partitioned(const T* in, const T* out, const std::int64_t* d_count, s
 
 // ---- select_if ---------------------------------------------------------------------------------
 
-template <class T>
+template <class T, class Policy = void>
 void upsweep_select_if(benchmark::State& state, int rate) {
   const std::int64_t n = state.range(0);
   device_array<T> in(n), out(n);
@@ -154,7 +154,7 @@ void upsweep_select_if(benchmark::State& state, int rate) {
   const T* d_in = in.ptr;
   const below<T> pred = keep_rate<T>(rate);
   time_with_temp_storage(state, n, select_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return upsweep::select_if(temp, bytes, d_in, out.ptr, count.ptr, n, pred, s);
+    return upsweep::select_if<Policy>(temp, bytes, d_in, out.ptr, count.ptr, n, pred, s);
   });
   check_selected(d_in, out.ptr, count.ptr, n, pred);
 }
@@ -187,7 +187,7 @@ void thrust_select_if(benchmark::State& state, int rate) {
 
 // ---- partition (selected first, rejected after) ------------------------------------------------
 
-template <class T>
+template <class T, class Policy = void>
 void upsweep_partition(benchmark::State& state, int rate) {
   const std::int64_t n = state.range(0);
   device_array<T> in(n), out(n);
@@ -196,7 +196,7 @@ void upsweep_partition(benchmark::State& state, int rate) {
   const T* d_in = in.ptr;
   const below<T> pred = keep_rate<T>(rate);
   time_with_temp_storage(state, n, 2.0 * n * sizeof(T), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return upsweep::partition(temp, bytes, d_in, out.ptr, count.ptr, n, pred, s);
+    return upsweep::partition<Policy>(temp, bytes, d_in, out.ptr, count.ptr, n, pred, s);
   });
   check_partitioned(d_in, out.ptr, count.ptr, n, pred);
 }
@@ -377,6 +377,15 @@ const bool registered = register_later([] {
   register_select_if<std::int64_t>("i64", 50);
   register_select_if<std::int64_t>("i64", 99);
   register_partition<std::int32_t>("i32", 50, headline);
+  // Tuning: 32-bit counts packed with their status (one load per look-back poll), int32 at 50 %.
+  using packed = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, true>;
+  const std::vector<std::int64_t> tune_sizes{100'000'000, 1'000'000'000};
+  add_row("tune/select_if_i32_50pct/packed_counts", tune_sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_select_if<std::int32_t, packed>(state, 50); });
+  });
+  add_row("tune/partition_i32_50pct/packed_counts", tune_sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_partition<std::int32_t, packed>(state, 50); });
+  });
   register_partition<std::int32_t>("i32", 1);
   register_partition<std::int32_t>("i32", 99);
   register_partition<std::int64_t>("i64", 50);

@@ -276,9 +276,20 @@ void register_sort_shape(const std::string& sort_case) {
                                                   method::ballot>>(sort_case, "ballot" + shape);
 }
 
+// Ballot ranking at 256 threads with a look-back window of Window words per digit.
+template <class Key, class Value, int Items, int Window>
+void register_sort_window(const std::string& sort_case) {
+  register_sort_tuning<Key, Value,
+                       upsweep::radix_sort_policy<256, Items, 256, upsweep::default_look_back_delay_ns,
+                                                  upsweep::radix_rank_method::ballot, Window>>(
+      sort_case, "ballot_t256_i" + std::to_string(Items) + "_window" + std::to_string(Window));
+}
+
 // The default policy is match_any at 256 threads and ItemsAt256 items.
 template <class Key, class Value, int ItemsAt256, int ItemsAt384, int MoreItemsAt384>
 void register_sort_tuning_case(const std::string& sort_case) {
+  register_sort_window<Key, Value, ItemsAt256, 4>(sort_case);
+  register_sort_window<Key, Value, ItemsAt256, 8>(sort_case);
   register_sort_shape<Key, Value, 256, ItemsAt256>(sort_case);
   register_sort_shape<Key, Value, 384, ItemsAt384>(sort_case);
   register_sort_shape<Key, Value, 384, MoreItemsAt384>(sort_case);

@@ -103,6 +103,28 @@ std::vector<T> marked_items(std::int64_t n, pattern p, std::uint64_t seed) {
   return items;
 }
 
+// The host reference of select_if with is_marked.
+template <class T>
+std::vector<T> copy_marked(const std::vector<T>& in) {
+  std::vector<T> out;
+  for (const T& item : in)
+    if (is_marked{}(item)) out.push_back(item);
+  return out;
+}
+
+// Calls check(items) for marked items of every size and pattern given, each under a trace
+// naming both (the seed's trace is the caller's).
+template <class T, class Sizes, class Patterns, class Check>
+void for_each_marked_input(const Sizes& sizes, const Patterns& patterns, std::uint64_t seed, Check check) {
+  for (const std::int64_t n : sizes) {
+    for (const pattern p : patterns) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(p));
+      check(marked_items<T>(n, p, seed + n));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
 // Sizes around warp and tile boundaries, a prime past many tiles, and the largest routine size.
 inline std::vector<std::int64_t> compact_sizes(std::int64_t tile) {
   return {0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, max_test_items(999983), max_test_items(10'000'001)};

@@ -15,13 +15,6 @@ namespace upsweep::test {
 namespace {
 
 template <class T>
-std::vector<T> copy_marked(const std::vector<T>& in) {
-  std::vector<T> out;
-  std::copy_if(in.begin(), in.end(), std::back_inserter(out), is_marked{});
-  return out;
-}
-
-template <class T>
 auto select_marked() {
   return [](void* t, std::size_t& b, const T* in, T* out, std::int64_t* c, std::int64_t n, cudaStream_t s) {
     return upsweep::select_if(t, b, in, out, c, n, is_marked{}, s);
@@ -48,28 +41,22 @@ TYPED_TEST(DeviceSelectTyped, EverySelectionPatternMatchesCopyIf) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  for (const std::int64_t n :
-       {std::int64_t{1}, std::int64_t{2}, std::int64_t{33}, tile_of<T>() + 1, max_test_items(999983)}) {
-    for (const pattern p : every_pattern()) {
-      SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(p));
-      const auto in = marked_items<T>(n, p, seed + n);
-      run_compact<T>(in, select_marked<T>(), copy_marked(in));
-    }
-  }
+  const std::int64_t sizes[] = {1, 2, 33, tile_of<T>() + 1, max_test_items(999983)};
+  for_each_marked_input<T>(sizes, every_pattern(), seed, [](const std::vector<T>& in) {
+    run_compact<T>(in, select_marked<T>(), copy_marked(in));
+  });
 }
 
 TYPED_TEST(DeviceSelectTyped, SelectIfWorksInPlace) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  for (const std::int64_t n : {std::int64_t{100}, 3 * tile_of<T>() + 5, max_test_items(999983)}) {
-    for (const pattern p :
-         {pattern::half, pattern::all, pattern::alternating, pattern::one_per_mille, pattern::only_last}) {
-      SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(p));
-      const auto in = marked_items<T>(n, p, seed + n);
-      run_compact<T>(in, select_marked<T>(), copy_marked(in), true);
-    }
-  }
+  const std::int64_t sizes[] = {100, 3 * tile_of<T>() + 5, max_test_items(999983)};
+  const pattern patterns[] = {pattern::half, pattern::all, pattern::alternating, pattern::one_per_mille,
+                              pattern::only_last};
+  for_each_marked_input<T>(sizes, patterns, seed, [](const std::vector<T>& in) {
+    run_compact<T>(in, select_marked<T>(), copy_marked(in), true);
+  });
 }
 
 // Flags of type int: any non-zero value selects, negative ones included.

@@ -131,6 +131,17 @@ struct t384_policies {
 using ballot_policies = t384_policies<upsweep::radix_rank_method::ballot>;
 using match_any_policies = t384_policies<upsweep::radix_rank_method::match_any>;
 
+// The default tile shape with ballot ranking and a look-back window: the candidates the tune
+// rows measure (window 1 is today's walk, tile by tile).
+template <int Window>
+struct ballot256_policies {
+  static constexpr const char* name = Window == 1 ? "ballot256" : "ballot256_window";
+  template <class Key, class Value>
+  using policy = upsweep::radix_sort_policy<256, upsweep::detail::default_radix_items_per_thread<Key, Value>(), 256,
+                                            upsweep::default_look_back_delay_ns, upsweep::radix_rank_method::ballot,
+                                            Window>;
+};
+
 template <class Policies, class Key, class Value>
 using resolved_policy = upsweep::detail::radix_sort_policy_t<typename Policies::template policy<Key, Value>, Key, Value>;
 
@@ -277,7 +288,10 @@ using sort_cases = ::testing::Types<
     sort_case<std::uint8_t, ballot_policies>, sort_case<std::uint16_t, ballot_policies>,
     sort_case<std::uint32_t, ballot_policies>, sort_case<std::uint64_t, ballot_policies>,
     sort_case<std::int32_t, ballot_policies>, sort_case<float, ballot_policies>,
-    sort_case<std::uint32_t, match_any_policies>, sort_case<std::uint64_t, match_any_policies>>;
+    sort_case<std::uint32_t, match_any_policies>, sort_case<std::uint64_t, match_any_policies>,
+    sort_case<std::uint32_t, ballot256_policies<1>>, sort_case<std::uint64_t, ballot256_policies<1>>,
+    sort_case<std::uint32_t, ballot256_policies<4>>, sort_case<std::uint64_t, ballot256_policies<4>>,
+    sort_case<float, ballot256_policies<4>>>;
 
 struct sort_case_names {
   template <class Case>

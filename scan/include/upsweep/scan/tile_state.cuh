@@ -80,6 +80,10 @@ class tile_state<T, true> {
   using word_t = unsigned long long;
 
  public:
+  using value_type = T;
+  // Relaxed stores carry the values but order nothing else (see ordered_tile_state).
+  static constexpr bool orders_memory = false;
+
   static constexpr std::size_t bytes(long long num_tiles) {
     return detail::tile_counter_bytes + static_cast<std::size_t>(num_tiles) * sizeof(word_t);
   }
@@ -95,6 +99,9 @@ class tile_state<T, true> {
   __device__ long long claim_tile() const { return counter_.claim(); }
   __device__ void publish_partial(long long tile, T value) const { publish(tile, tile_status::partial, value); }
   __device__ void publish_inclusive(long long tile, T value) const { publish(tile, tile_status::inclusive, value); }
+
+  // Called by the look-back warp once it has its prefix; nothing to order here.
+  __device__ void after_look_back() const {}
 
   __device__ tile_status read(long long tile, T& value) const {
     const word_t word = cuda::atomic_ref<word_t, cuda::thread_scope_device>(words_[tile]).load(cuda::std::memory_order_relaxed);
@@ -121,6 +128,9 @@ class tile_state<T, true> {
 template <class T>
 class tile_state<T, false> {
  public:
+  using value_type = T;
+  static constexpr bool orders_memory = true;  // release on publish, acquire on every read
+
   static constexpr std::size_t bytes(long long num_tiles) {
     return detail::tile_counter_bytes + 2 * values_bytes(num_tiles) + status_bytes(num_tiles);
   }
@@ -144,6 +154,7 @@ class tile_state<T, false> {
     inclusive_[tile] = value;
     status_ref(tile).store(static_cast<unsigned>(tile_status::inclusive), cuda::std::memory_order_release);
   }
+  __device__ void after_look_back() const {}
   __device__ tile_status read(long long tile, T& value) const {
     const auto status = static_cast<tile_status>(status_ref(tile).load(cuda::std::memory_order_acquire));
     if (status == tile_status::partial) value = detail::load_from_l2(partial_ + tile);
@@ -167,6 +178,40 @@ class tile_state<T, false> {
   unsigned* status_;
   T* partial_;
   T* inclusive_;
+};
+
+// The packed layout that also orders memory: a release fence before each publish and an acquire
+// fence once a look-back has its prefix. What a tile did before publishing (its loads) then
+// happens before what its successors do after looking back (in-place compaction overwrites
+// earlier tiles' input). Polls stay one relaxed word each; the cost is two fences per tile,
+// where the split layout pays a second dependent load (the value after its acquired status) on
+// every poll of the look-back.
+template <class T>
+class ordered_tile_state : public tile_state<T, true> {
+  using base = tile_state<T, true>;
+
+ public:
+  static constexpr bool orders_memory = true;
+  using base::base;
+
+  __device__ void publish_partial(long long tile, T value) const {
+    release_fence();
+    base::publish_partial(tile, value);
+  }
+  __device__ void publish_inclusive(long long tile, T value) const {
+    release_fence();
+    base::publish_inclusive(tile, value);
+  }
+  // Every lane of the look-back warp; the block's next barrier hands the order to the others.
+  __device__ void after_look_back() const {
+    cuda::atomic_thread_fence(cuda::std::memory_order_acquire, cuda::thread_scope_device);
+  }
+
+ private:
+  // Cumulative: covers the block's loads that the barrier before the publish ordered first.
+  __device__ static void release_fence() {
+    cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
+  }
 };
 
 template <class T>
@@ -276,6 +321,7 @@ struct look_back_prefix {
     if (leader) state.publish_partial(tile_idx, block_total);
     const T prefix = Pipelined ? look_back_pipelined<T, DelayNs>(state, tile_idx, op)
                                : look_back<T, DelayNs>(state, tile_idx, op);
+    state.after_look_back();
     if (leader) state.publish_inclusive(tile_idx, op(prefix, block_total));
     return {prefix, true};
   }

@@ -26,10 +26,19 @@ using select_policy_t =
     cuda::std::conditional_t<cuda::std::is_void_v<Policy>,
                              default_select_policy<typename cuda::std::iterator_traits<InputIt>::value_type>, Policy>;
 
+// 32-bit counts in the packed word when the policy asks and no count can pass 2^32 - 1 (a count
+// is at most num_items); 64-bit counts in the split layout otherwise.
+using packed_count_state = ordered_tile_state<cuda::std::uint32_t>;
+template <class Policy>
+constexpr bool packs_counts(std::int64_t num_items) {
+  return Policy::packed_counts && num_items <= static_cast<std::int64_t>(UINT32_MAX);
+}
+
 template <class Policy>
 constexpr std::size_t select_state_bytes(std::int64_t num_items) {
   if (num_items <= 0) return 0;
-  return tile_state<count_t>::bytes(ceil_div<std::int64_t>(num_items, Policy::tile_items));
+  const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
+  return packs_counts<Policy>(num_items) ? packed_count_state::bytes(num_tiles) : tile_state<count_t>::bytes(num_tiles);
 }
 
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source>
@@ -58,9 +67,17 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   if (num_items == 0) return cudaMemsetAsync(d_num_selected, 0, sizeof(std::int64_t), stream);
 
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
-  UPSWEEP_CUDA_RETURN(tile_state<count_t>::initialize(allocations[0], num_tiles, stream));
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
+  if constexpr (Policy::packed_counts) {
+    if (packs_counts<Policy>(num_items)) {
+      UPSWEEP_CUDA_RETURN(packed_count_state::initialize(allocations[0], num_tiles, stream));
+      select_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(
+          d_in, d_out, d_num_selected, num_items, num_tiles, source, packed_count_state(allocations[0]));
+      return cudaGetLastError();
+    }
+  }
+  UPSWEEP_CUDA_RETURN(tile_state<count_t>::initialize(allocations[0], num_tiles, stream));
   const auto state = make_tile_state<count_t>(allocations[0], num_tiles);
   select_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(d_in, d_out, d_num_selected, num_items,
                                                                             num_tiles, source, state);

@@ -95,9 +95,9 @@ __device__ __forceinline__ void flag_items(stencil_flags<FlagIt>& source, long l
 }
 
 // block_scan prefix callback that keeps the block scan in 32 bits: a tile's counts fit an int,
-// only its base needs 64. Publishes the tile's count to the 64-bit tile state, looks back, and
-// leaves the base in shared memory (read after the block scan's barrier); the tile-local scan
-// itself gets no prefix.
+// only its base may need 64. Publishes the tile's count to the tile state (64-bit counts, or
+// 32-bit ones when every count fits: see select_dispatch), looks back, and leaves the base in
+// shared memory (read after the block scan's barrier); the tile-local scan gets no prefix.
 template <class State, int DelayNs>
 struct tile_base_look_back {
   const State& state;
@@ -105,10 +105,11 @@ struct tile_base_look_back {
   count_t& kept_first;
 
   __device__ maybe<int> operator()(const int& tile_kept) {
-    using plus_t = cuda::std::plus<count_t>;
-    look_back_prefix<count_t, State, plus_t, DelayNs> prefix{state, tile_idx, plus_t{}, maybe<count_t>{0, true}};
-    const maybe<count_t> base = prefix(static_cast<count_t>(tile_kept));
-    if (detail::lane_id() == 0) kept_first = base.value;
+    using value_t = typename State::value_type;
+    using plus_t = cuda::std::plus<value_t>;
+    look_back_prefix<value_t, State, plus_t, DelayNs> prefix{state, tile_idx, plus_t{}, maybe<value_t>{0, true}};
+    const maybe<value_t> base = prefix(static_cast<value_t>(tile_kept));
+    if (detail::lane_id() == 0) kept_first = static_cast<count_t>(base.value);
     return {0, true};
   }
 };
@@ -182,13 +183,13 @@ __device__ __forceinline__ void write_staged(const tile_output& tile, long long 
 //    followed by the barrier that hands the prefix to the block, order those loads before
 //    tile t's writes; tiles the look-back skipped are covered transitively through the inclusive
 //    tile it stopped at, which itself looked back before publishing.
-// That relies on the split tile-state layout; the packed layout's relaxed stores would carry the
-// counts but order nothing else.
+// That needs a tile state that orders memory: the split layout, or ordered_tile_state (fences
+// around the packed word); the plain packed layout's relaxed stores would order nothing else.
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source, class State, class Storage>
 __device__ __forceinline__ void select_tile(long long tile_idx, long long num_tiles, long long num_items, InputIt d_in,
                                             OutputIt d_out, count_t* d_num_selected, Source& source,
                                             const State& state, Storage& s) {
-  static_assert(!packs_in_word_v<count_t>, "in-place select needs the release/acquire tile state");
+  static_assert(State::orders_memory, "in-place select needs a tile state that orders memory");
   constexpr int ipt = Policy::items_per_thread;
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   const long long tile_first = tile_idx * Policy::tile_items;

@@ -9,13 +9,17 @@
 namespace upsweep {
 
 template <int BlockThreads, int ItemsPerThread, tile_io Io = tile_io::transpose,
-          int LookBackDelayNs = default_look_back_delay_ns>
+          int LookBackDelayNs = default_look_back_delay_ns, bool PackedCounts = false>
 struct select_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
   static constexpr tile_io io = Io;
   static constexpr int look_back_delay_ns = LookBackDelayNs;
+  // Below 2^32 items every count fits 32 bits: status and count share one word
+  // (ordered_tile_state), one load per look-back poll instead of a status and then its value.
+  // Off until measured on a GPU (bench/NOTES.md).
+  static constexpr bool packed_counts = PackedCounts;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   static_assert(ItemsPerThread >= 1, "at least one item per thread");

@@ -77,10 +77,12 @@ inline constexpr unsigned long long look_back_status_mask = 3ull << 62;
 inline constexpr unsigned long long look_back_count_mask = look_back_partial - 1;
 inline constexpr long long max_radix_sort_items = static_cast<long long>(look_back_count_mask);
 
-// Keys of this digit in all tiles before `tile_idx`: publishes this tile's count, walks back tile
-// by tile (the tiles before it were claimed by running blocks, so each publishes eventually)
-// until an inclusive word, then publishes this tile's inclusive count.
-template <int DelayNs>
+// Keys of this digit in all tiles before `tile_idx`: publishes this tile's count, walks back
+// until an inclusive word (the tiles before it were claimed by running blocks, so each publishes
+// eventually), then publishes this tile's inclusive count. The walk reads Window predecessors'
+// words at once and then takes them nearest first: with Window 1 every step waits out a load's
+// round trip; wider windows overlap them, at the cost of a few words read past the inclusive one.
+template <int DelayNs, int Window>
 __device__ unsigned long long look_back_digit(unsigned long long* d_look_back, long long tile_idx, unsigned digit,
                                               unsigned long long tile_count) {
   const auto word_of = [&](long long tile) {
@@ -92,17 +94,24 @@ __device__ unsigned long long look_back_digit(unsigned long long* d_look_back, l
   }
   word_of(tile_idx).store(look_back_partial | tile_count, cuda::std::memory_order_relaxed);
   unsigned long long before = 0;
-  for (long long tile = tile_idx - 1;; --tile) {
-    unsigned long long word = word_of(tile).load(cuda::std::memory_order_relaxed);
-    while ((word & look_back_status_mask) == 0) {
-      if constexpr (DelayNs > 0) __nanosleep(DelayNs);
-      word = word_of(tile).load(cuda::std::memory_order_relaxed);
+  for (long long nearest = tile_idx - 1;; nearest -= Window) {
+    unsigned long long words[Window];
+#pragma unroll
+    for (int w = 0; w < Window; ++w)  // tile 0 is always inclusive: the walk never passes it
+      words[w] = nearest - w >= 0 ? word_of(nearest - w).load(cuda::std::memory_order_relaxed) : look_back_inclusive;
+#pragma unroll
+    for (int w = 0; w < Window; ++w) {
+      while ((words[w] & look_back_status_mask) == 0) {
+        if constexpr (DelayNs > 0) __nanosleep(DelayNs);
+        words[w] = word_of(nearest - w).load(cuda::std::memory_order_relaxed);
+      }
+      before += words[w] & look_back_count_mask;
+      if (words[w] & look_back_inclusive) {
+        word_of(tile_idx).store(look_back_inclusive | (before + tile_count), cuda::std::memory_order_relaxed);
+        return before;
+      }
     }
-    before += word & look_back_count_mask;
-    if (word & look_back_inclusive) break;
   }
-  word_of(tile_idx).store(look_back_inclusive | (before + tile_count), cuda::std::memory_order_relaxed);
-  return before;
 }
 
 // ---- kernel 1: counts of every digit position in one read ------------------------------------
@@ -344,7 +353,7 @@ __device__ __forceinline__ void find_digit_bases(long long tile_idx, unsigned ti
   if (threadIdx.x >= radix_digits) return;
   const unsigned digit = threadIdx.x;
   const unsigned long long before =
-      look_back_digit<Policy::look_back_delay_ns>(d_look_back, tile_idx, digit, tile_count);
+      look_back_digit<Policy::look_back_delay_ns, Policy::look_back_window>(d_look_back, tile_idx, digit, tile_count);
   // Unsigned wrap-around: base + slot is exact for every slot of this digit.
   s.scatter_base[digit] = d_digit_offsets[digit] + before - tile_start;
 }

@@ -21,7 +21,8 @@ inline constexpr int radix_digits = 1 << radix_bits;
 enum class radix_rank_method { match_any, ballot };
 
 template <int BlockThreads, int ItemsPerThread, int HistogramBlockThreads = 256,
-          int LookBackDelayNs = default_look_back_delay_ns, radix_rank_method RankMethod = radix_rank_method::match_any>
+          int LookBackDelayNs = default_look_back_delay_ns, radix_rank_method RankMethod = radix_rank_method::match_any,
+          int LookBackWindow = 1>
 struct radix_sort_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -29,6 +30,9 @@ struct radix_sort_policy {
   static constexpr int histogram_block_threads = HistogramBlockThreads;
   static constexpr int look_back_delay_ns = LookBackDelayNs;
   static constexpr radix_rank_method rank_method = RankMethod;
+  // Predecessor words each digit's look-back reads at once (look_back_digit); 1 walks tile by
+  // tile. Wider windows are tune rows until measured (bench/NOTES.md).
+  static constexpr int look_back_window = LookBackWindow;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   // Thread d owns digit d while counting, scanning and looking back.
@@ -36,6 +40,7 @@ struct radix_sort_policy {
   static_assert(HistogramBlockThreads % detail::warp_threads == 0 && HistogramBlockThreads <= 1024,
                 "whole warps, at most 1024 threads");
   static_assert(ItemsPerThread >= 1, "at least one item per thread");
+  static_assert(LookBackWindow >= 1 && LookBackWindow <= 32, "1 to 32 words per look-back step");
 };
 
 namespace detail {
