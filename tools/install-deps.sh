@@ -3,9 +3,10 @@
 # Upsweep (apt-get install -y; sudo when not root), and checks that nvcc is on the PATH.
 # Sourced by tools/build-and-test.sh and tools/sort-demo.sh.
 # clang and libclang-rt-dev: the libFuzzer targets of tests/fuzz (ctest runs each briefly);
-# python3-matplotlib: the charts of bench/report.py.
+# python3-matplotlib: the charts of bench/report.py; pkg-config: the package test builds an
+# example from upsweep.pc.
 needed=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 python3-matplotlib libcli11-dev libfmt-dev
-        clang libclang-rt-dev)
+        clang libclang-rt-dev pkg-config)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

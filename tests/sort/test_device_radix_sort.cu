@@ -142,6 +142,15 @@ struct ballot256_policies {
                                             Window>;
 };
 
+// The default shape with the one-launch path for inputs of one tile or less.
+struct single_tile_policies {
+  static constexpr const char* name = "single_tile";
+  template <class Key, class Value>
+  using policy = upsweep::radix_sort_policy<256, upsweep::detail::default_radix_items_per_thread<Key, Value>(), 256,
+                                            upsweep::default_look_back_delay_ns, upsweep::radix_rank_method::match_any,
+                                            1, true>;
+};
+
 template <class Policies, class Key, class Value>
 using resolved_policy = upsweep::detail::radix_sort_policy_t<typename Policies::template policy<Key, Value>, Key, Value>;
 
@@ -291,7 +300,9 @@ using sort_cases = ::testing::Types<
     sort_case<std::uint32_t, match_any_policies>, sort_case<std::uint64_t, match_any_policies>,
     sort_case<std::uint32_t, ballot256_policies<1>>, sort_case<std::uint64_t, ballot256_policies<1>>,
     sort_case<std::uint32_t, ballot256_policies<4>>, sort_case<std::uint64_t, ballot256_policies<4>>,
-    sort_case<float, ballot256_policies<4>>>;
+    sort_case<float, ballot256_policies<4>>, sort_case<std::uint8_t, single_tile_policies>,
+    sort_case<std::uint32_t, single_tile_policies>, sort_case<std::uint64_t, single_tile_policies>,
+    sort_case<float, single_tile_policies>>;
 
 struct sort_case_names {
   template <class Case>

@@ -95,7 +95,9 @@ std::vector<T> download_current(const upsweep::double_buffer<T>& d, std::int64_t
 
 class RadixSortDoubleBuffer : public gpu_test {};
 
-TEST_F(RadixSortDoubleBuffer, the_selector_names_the_sorted_buffer_whatever_passes_were_skipped) {
+// Policy: void (the default) or one sorting small inputs in one tile (radix_sort_single_tile_kernel).
+template <class Policy>
+void expect_selector_names_the_sorted_buffer() {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   const std::int64_t tile = upsweep::default_radix_sort_policy<std::uint32_t, index_t>::tile_items;
@@ -123,11 +125,13 @@ TEST_F(RadixSortDoubleBuffer, the_selector_names_the_sorted_buffer_whatever_pass
               upsweep::double_buffer<index_t> d_values = value_buffers.buffers(1 - start);
               const auto call = [&](void* d_temp, std::size_t& bytes) {
                 if (pairs)
-                  return descending ? upsweep::sort_pairs_descending(d_temp, bytes, d_keys, d_values, n, w.begin_bit,
-                                                                     w.end_bit)
-                                    : upsweep::sort_pairs(d_temp, bytes, d_keys, d_values, n, w.begin_bit, w.end_bit);
-                return descending ? upsweep::sort_keys_descending(d_temp, bytes, d_keys, n, w.begin_bit, w.end_bit)
-                                  : upsweep::sort_keys(d_temp, bytes, d_keys, n, w.begin_bit, w.end_bit);
+                  return descending ? upsweep::sort_pairs_descending<Policy>(d_temp, bytes, d_keys, d_values, n,
+                                                                             w.begin_bit, w.end_bit)
+                                    : upsweep::sort_pairs<Policy>(d_temp, bytes, d_keys, d_values, n, w.begin_bit,
+                                                                  w.end_bit);
+                return descending
+                           ? upsweep::sort_keys_descending<Policy>(d_temp, bytes, d_keys, n, w.begin_bit, w.end_bit)
+                           : upsweep::sort_keys<Policy>(d_temp, bytes, d_keys, n, w.begin_bit, w.end_bit);
               };
               std::size_t bytes = 0;
               CUDA_OK(call(nullptr, bytes));
@@ -147,6 +151,19 @@ TEST_F(RadixSortDoubleBuffer, the_selector_names_the_sorted_buffer_whatever_pass
             }
         }
     }
+}
+
+TEST_F(RadixSortDoubleBuffer, the_selector_names_the_sorted_buffer_whatever_passes_were_skipped) {
+  expect_selector_names_the_sorted_buffer<void>();
+}
+
+// The default shape with the one-launch path for inputs of one tile or less.
+using single_tile_policy = upsweep::radix_sort_policy<
+    256, upsweep::detail::default_radix_items_per_thread<std::uint32_t, index_t>(), 256,
+    upsweep::default_look_back_delay_ns, upsweep::radix_rank_method::match_any, 1, true>;
+
+TEST_F(RadixSortDoubleBuffer, the_one_tile_path_follows_the_same_selector_rule) {
+  expect_selector_names_the_sorted_buffer<single_tile_policy>();
 }
 
 struct item {

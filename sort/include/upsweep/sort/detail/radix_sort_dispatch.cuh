@@ -105,6 +105,21 @@ cudaError_t launch_radix_sort_window(const sort_buffers<Key>& keys, const sort_b
   return cudaGetLastError();
 }
 
+// One block, one launch, when the policy asks and the input fits one tile; false otherwise.
+template <class Policy>
+constexpr bool sorts_in_one_tile(std::int64_t num_items) {
+  return Policy::single_tile_sort && num_items > 0 && num_items <= Policy::tile_items;
+}
+
+template <class Policy, bool Descending, class Key, class Value, class Codec>
+cudaError_t launch_single_tile_sort(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
+                                    Value* d_values_out, std::int64_t num_items, int begin_bit, int end_bit,
+                                    const Codec& codec, cudaStream_t stream) {
+  radix_sort_single_tile_kernel<Policy, Descending><<<1, Policy::block_threads, 0, stream>>>(
+      d_keys_in, d_keys_out, d_values_in, d_values_out, static_cast<int>(num_items), begin_bit, end_bit, codec);
+  return cudaGetLastError();
+}
+
 template <class Value>
 void check_value_type() {
   static_assert(cuda::std::is_trivially_copyable_v<Value>, "values must be trivially copyable");
@@ -145,6 +160,10 @@ cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_
     if constexpr (has_values) UPSWEEP_CUDA_RETURN(copy_if_distinct(d_values_out, d_values_in, num_items, stream));
     return cudaSuccess;
   }
+
+  if (sorts_in_one_tile<Policy>(num_items))
+    return launch_single_tile_sort<Policy, Descending>(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,
+                                                       begin_bit, end_bit, codec, stream);
 
   const bool in_place = static_cast<const void*>(d_keys_in) == static_cast<const void*>(d_keys_out) ||
                         (has_values && static_cast<const void*>(d_values_in) == static_cast<const void*>(d_values_out));
@@ -187,6 +206,27 @@ cudaError_t dispatch_radix_sort_double_buffer(void* d_temp_storage, std::size_t&
       if (d_values[0] == nullptr || d_values[1] == nullptr || ranges_overlap(d_values[0], d_values[1], num_items))
         return cudaErrorInvalidValue;
     }
+  }
+
+  if (sorts_in_one_tile<Policy>(num_items)) {  // one launch into the buffer the window rule names
+    int key_result = key_selector, value_result = value_selector;
+    for (int low = begin_bit; low < end_bit; low += max_radix_window_bits) {
+      const int high = end_bit - low > max_radix_window_bits ? low + max_radix_window_bits : end_bit;
+      const int flip = ceil_div(high - low, radix_bits) % 2;
+      key_result ^= flip;
+      value_result ^= flip;
+    }
+    Value* values_out = nullptr;
+    const Value* values_in = nullptr;
+    if constexpr (has_values) {
+      values_in = d_values[value_selector];
+      values_out = d_values[value_result];
+    }
+    UPSWEEP_CUDA_RETURN((launch_single_tile_sort<Policy, Descending>(
+        d_keys[key_selector], d_keys[key_result], values_in, values_out, num_items, begin_bit, end_bit, codec, stream)));
+    key_selector = key_result;
+    if constexpr (has_values) value_selector = value_result;
+    return cudaSuccess;
   }
 
   for (int low = begin_bit; low < end_bit; low += max_radix_window_bits) {

@@ -473,6 +473,65 @@ __global__ void __launch_bounds__(Policy::block_threads) radix_pass_kernel(radix
   }
 }
 
+// ---- small inputs: the whole sort in one block and one launch ----------------------------------
+// Up to one tile: the block holds the keys (and values) in registers and runs every digit as a
+// pass ranks a tile: rank, stage in digit order in shared memory, and read back in the striped
+// layout, which walks the staged order as the next ranking needs. No histogram, no look-back, no
+// temporaries. Everything is read before anything is written, so in == out is fine.
+template <int IPT, class T>
+__device__ __forceinline__ void read_staged_striped(const unsigned char* exchange, int valid, T (&items)[IPT]) {
+  const T* staged = reinterpret_cast<const T*>(exchange);
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    const int slot = striped_slot<IPT>(i);
+    if (slot < valid) items[i] = staged[slot];
+  }
+}
+
+template <int IPT, class T>
+__device__ __forceinline__ void store_striped(T* d_out, int valid, const T (&items)[IPT]) {
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    const int slot = striped_slot<IPT>(i);
+    if (slot < valid) d_out[slot] = items[i];
+  }
+}
+
+template <class Policy, bool Descending, class Key, class Value, class Codec>
+__global__ void __launch_bounds__(Policy::block_threads)
+    radix_sort_single_tile_kernel(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
+                                  Value* d_values_out, int valid, int begin_bit, int end_bit, Codec codec) {
+  constexpr int ipt = Policy::items_per_thread;
+  constexpr bool has_values = has_values_v<Value>;
+  __shared__ radix_pass_storage<Policy, Key, Value> s;
+  Key keys[ipt];
+  Value values[has_values ? ipt : 1];
+  unsigned digits[ipt];
+  unsigned ranks[ipt];
+  load_striped(d_keys_in, valid, keys);
+  if constexpr (has_values) load_striped(d_values_in, valid, values);
+  for (int bit = begin_bit; bit < end_bit; bit += radix_bits) {
+    extract_digits<Descending>(keys, valid, bit, pass_digit_bits(bit, end_bit), digits, codec);
+    rank_within_warp<Policy>(digits, valid, ranks, s);
+    __syncthreads();  // every warp's counts are in
+    start_of_digit_in_tile<Policy>(count_digit_across_warps<Policy>(s), s);
+    __syncthreads();  // digit starts and warp prefixes are in
+    rank_within_tile(digits, ranks, s);
+    stage_in_digit_order<Policy>(keys, digits, ranks, s);
+    __syncthreads();
+    read_staged_striped(s.exchange, valid, keys);
+    if constexpr (has_values) {
+      __syncthreads();  // every staged key has been read
+      stage_in_digit_order<Policy>(values, digits, ranks, s);
+      __syncthreads();
+      read_staged_striped(s.exchange, valid, values);
+    }
+    __syncthreads();  // the next digit reuses the counters and the exchange
+  }
+  store_striped(d_keys_out, valid, keys);
+  if constexpr (has_values) store_striped(d_values_out, valid, values);
+}
+
 // ---- kernel 4: the result into out, when the plan left it elsewhere --------------------------
 template <class T>
 __device__ __forceinline__ void copy_grid_stride(const T* d_from, T* d_to, long long num_items) {
