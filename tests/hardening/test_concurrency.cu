@@ -156,22 +156,17 @@ class Concurrency : public upsweep::test::gpu_test {
   std::uint64_t seed = upsweep::test::fresh_seed();
 };
 
-TEST_F(Concurrency, ThreadsOnTheirOwnStreamsGetTheirOwnCorrectResults) {
-  SCOPED_TRACE(upsweep::test::seed_trace(seed));
-  constexpr int num_threads = 8, rounds = 6;
+// Runs body(t, stream, log) on num_threads threads at once, each on its own non-blocking stream;
+// what they log or throw is reported by the test's own thread.
+template <class Body>
+void on_worker_threads(int num_threads, Body body) {
   failure_log log;
   std::vector<std::thread> workers;
   for (int t = 0; t < num_threads; ++t) {
     workers.emplace_back([&, t] {
       try {
         const owned_stream stream;
-        for (int r = 0; r < rounds; ++r) {
-          // Sizes from one tile to many, different in every thread and round.
-          const std::int64_t n = upsweep::test::max_test_items(1 + static_cast<std::int64_t>((seed >> (t + r)) % 400'000) +
-                                                               (t * 7919 + r * 104729) % 50'000);
-          run_round(seed + static_cast<std::uint64_t>(t * rounds + r), n, stream, log,
-                    "thread " + std::to_string(t) + " round " + std::to_string(r) + " n " + std::to_string(n));
-        }
+        body(t, static_cast<cudaStream_t>(stream), log);
       } catch (const std::exception& e) {
         log.add("thread " + std::to_string(t) + ": " + e.what());
       }
@@ -180,6 +175,20 @@ TEST_F(Concurrency, ThreadsOnTheirOwnStreamsGetTheirOwnCorrectResults) {
   for (auto& w : workers) w.join();
   for (const auto& f : log.all()) ADD_FAILURE() << f;
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+TEST_F(Concurrency, ThreadsOnTheirOwnStreamsGetTheirOwnCorrectResults) {
+  SCOPED_TRACE(upsweep::test::seed_trace(seed));
+  constexpr int rounds = 6;
+  on_worker_threads(8, [&](int t, cudaStream_t stream, failure_log& log) {
+    for (int r = 0; r < rounds; ++r) {
+      // Sizes from one tile to many, different in every thread and round.
+      const std::int64_t n = upsweep::test::max_test_items(1 + static_cast<std::int64_t>((seed >> (t + r)) % 400'000) +
+                                                           (t * 7919 + r * 104729) % 50'000);
+      run_round(seed + static_cast<std::uint64_t>(t * rounds + r), n, stream, log,
+                "thread " + std::to_string(t) + " round " + std::to_string(r) + " n " + std::to_string(n));
+    }
+  });
 }
 
 TEST_F(Concurrency, CallsInFlightOnOneStreamKeepTheirOwnTemporaryStorage) {
@@ -254,39 +263,26 @@ TEST_F(Concurrency, CallsInFlightOnOneStreamKeepTheirOwnTemporaryStorage) {
 
 TEST_F(Concurrency, ConvenienceCallsFromManyThreadsShareNothing) {
   SCOPED_TRACE(upsweep::test::seed_trace(seed));
-  constexpr int num_threads = 8;
-  failure_log log;
-  std::vector<std::thread> workers;
-  for (int t = 0; t < num_threads; ++t) {
-    workers.emplace_back([&, t] {
-      try {
-        const owned_stream stream;
-        std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (t + 1)));
-        const std::int64_t n = upsweep::test::max_test_items(100'000 + 37'003 * t);
-        std::vector<float> items(static_cast<std::size_t>(n));
-        for (auto& x : items) x = static_cast<float>(static_cast<std::int32_t>(rng() % 20001) - 10000) / 16;
-        stream_array<float> d_items(n, stream), d_out(n, stream);
-        upload(d_items.data(), items, stream);
-        for (int r = 0; r < 4; ++r) {
-          upsweep::sort_keys(d_items.data(), d_out.data(), n, 0, 32, stream);
-          std::vector<float> expected = items;
-          std::stable_sort(expected.begin(), expected.end());
-          if (download(d_out.data(), n, stream) != expected) log.add("thread " + std::to_string(t) + ": sort_keys");
-          const std::int64_t kept = upsweep::partition(d_items.data(), d_out.data(), n, predicate<float>::less(0.0f), stream);
-          std::vector<float> part = items;
-          std::stable_partition(part.begin(), part.end(), [](float x) { return x < 0.0f; });
-          const auto got = download(d_out.data(), n, stream);
-          if (kept != std::count_if(items.begin(), items.end(), [](float x) { return x < 0.0f; }) || got != part)
-            log.add("thread " + std::to_string(t) + ": partition");
-        }
-      } catch (const std::exception& e) {
-        log.add("thread " + std::to_string(t) + ": " + e.what());
-      }
-    });
-  }
-  for (auto& w : workers) w.join();
-  for (const auto& f : log.all()) ADD_FAILURE() << f;
-  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  on_worker_threads(8, [&](int t, cudaStream_t stream, failure_log& log) {
+    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (t + 1)));
+    const std::int64_t n = upsweep::test::max_test_items(100'000 + 37'003 * t);
+    std::vector<float> items(static_cast<std::size_t>(n));
+    for (auto& x : items) x = static_cast<float>(static_cast<std::int32_t>(rng() % 20001) - 10000) / 16;
+    stream_array<float> d_items(n, stream), d_out(n, stream);
+    upload(d_items.data(), items, stream);
+    for (int r = 0; r < 4; ++r) {
+      upsweep::sort_keys(d_items.data(), d_out.data(), n, 0, 32, stream);
+      std::vector<float> expected = items;
+      std::stable_sort(expected.begin(), expected.end());
+      if (download(d_out.data(), n, stream) != expected) log.add("thread " + std::to_string(t) + ": sort_keys");
+      const std::int64_t kept = upsweep::partition(d_items.data(), d_out.data(), n, predicate<float>::less(0.0f), stream);
+      std::vector<float> part = items;
+      std::stable_partition(part.begin(), part.end(), [](float x) { return x < 0.0f; });
+      const auto got = download(d_out.data(), n, stream);
+      if (kept != std::count_if(items.begin(), items.end(), [](float x) { return x < 0.0f; }) || got != part)
+        log.add("thread " + std::to_string(t) + ": partition");
+    }
+  });
 }
 
 }  // namespace

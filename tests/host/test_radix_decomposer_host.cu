@@ -5,6 +5,8 @@
 // selector rule and argument checks, which make no CUDA call.
 #include <upsweep/sort.cuh>
 
+#include "../sort/sort_test_support.cuh"
+
 #include <gtest/gtest.h>
 
 #include <cuda/std/tuple>
@@ -20,22 +22,9 @@ namespace {
 
 using upsweep::radix_traits;
 
-struct item {
-  std::uint32_t group;
-  float score;
-  std::uint32_t id;
-};
-
-struct by_group_then_score {
-  __host__ __device__ cuda::std::tuple<std::uint32_t&, float&> operator()(item& k) const { return {k.group, k.score}; }
-};
-
-// The same key through a by-value decomposer on a const key: also accepted.
-struct by_group_then_score_values {
-  __host__ __device__ cuda::std::tuple<std::uint32_t, float> operator()(const item& k) const {
-    return {k.group, k.score};
-  }
-};
+using upsweep::test::by_group_then_score;
+using upsweep::test::by_group_then_score_values;
+using upsweep::test::item;
 
 struct wide {
   std::uint8_t tag;

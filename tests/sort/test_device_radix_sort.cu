@@ -3,6 +3,7 @@
 // passes trivial, bit windows, descending, pairs stability, special floats, in place, errors.
 // The typed suites run the default policy and each ranking method on 384-thread tiles.
 #include "../scan/scan_test_support.cuh"
+#include "sort_test_support.cuh"
 
 #include <upsweep/sort.cuh>
 
@@ -21,7 +22,6 @@
 namespace {
 
 using namespace upsweep::test;
-using index_t = std::uint32_t;
 
 // zeros_and_ones: keys of bits 0 or 1, so the one busy pass is mostly digit 0, the digit whose low
 // bits the padding past a partial tile shares.
@@ -94,19 +94,6 @@ std::vector<Key> make_keys(std::int64_t n, distribution d, std::uint64_t seed) {
     if (d == distribution::reversed) std::reverse(keys.begin(), keys.end());
   }
   return keys;
-}
-
-// The reference: input positions stably sorted by the key's bits within the window.
-template <class Key>
-std::vector<index_t> reference_order(const std::vector<Key>& keys, bool descending, int begin_bit, int end_bit) {
-  std::vector<std::uint64_t> window(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    window[i] = descending ? upsweep::radix_window<true>(keys[i], begin_bit, end_bit)
-                           : upsweep::radix_window<false>(keys[i], begin_bit, end_bit);
-  std::vector<index_t> order(keys.size());
-  std::iota(order.begin(), order.end(), index_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return window[a] < window[b]; });
-  return order;
 }
 
 // A family of policies, one per (key, value) type: `policy<Key, Value>` is what the core layer's

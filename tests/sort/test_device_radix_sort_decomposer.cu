@@ -3,6 +3,7 @@
 // bitwise; keys, pairs (values = input index) and argsort, ascending and descending; bit windows
 // over the concatenated members; a 160-bit key sorted window by window; in place and convenience.
 #include "../scan/scan_test_support.cuh"
+#include "sort_test_support.cuh"
 
 #include <upsweep/sort.cuh>
 
@@ -25,13 +26,6 @@
 namespace {
 
 using namespace upsweep::test;
-using index_t = std::uint32_t;
-
-struct item {
-  std::uint32_t group;
-  float score;
-  std::uint32_t id;  // not part of the key: rides along
-};
 
 // group, score and its bits, input index: for failure messages.
 std::string describe(const item& k) {
@@ -42,16 +36,6 @@ std::string describe(const item& k) {
                 k.id);
   return text;
 }
-
-struct by_group_then_score {
-  __host__ __device__ cuda::std::tuple<std::uint32_t&, float&> operator()(item& k) const { return {k.group, k.score}; }
-};
-
-struct by_group_then_score_values {
-  __host__ __device__ cuda::std::tuple<std::uint32_t, float> operator()(const item& k) const {
-    return {k.group, k.score};
-  }
-};
 
 struct triple {
   std::uint64_t hi;
@@ -144,13 +128,6 @@ std::vector<index_t> host_order_by_window(const std::vector<Key>& keys, Decompos
     return false;
   });
   return order;
-}
-
-template <class Key>
-std::vector<Key> permuted(const std::vector<Key>& keys, const std::vector<index_t>& order) {
-  std::vector<Key> out(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) out[i] = keys[order[i]];
-  return out;
 }
 
 enum class form { keys, pairs, argsort };

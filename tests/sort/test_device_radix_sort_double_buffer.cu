@@ -3,6 +3,7 @@
 // equal keys in input order (values = input index); struct keys through a decomposer; keys in
 // place beside values not in place and the reverse. Against a stable host sort, bitwise.
 #include "../scan/scan_test_support.cuh"
+#include "sort_test_support.cuh"
 
 #include <upsweep/sort.cuh>
 
@@ -20,7 +21,6 @@
 namespace {
 
 using namespace upsweep::test;
-using index_t = std::uint32_t;
 
 enum class distribution { uniform, low_bits, all_equal };  // every pass busy, one busy pass, none
 
@@ -37,25 +37,6 @@ std::vector<std::uint32_t> make_keys(std::int64_t n, distribution d, std::uint64
         d == distribution::uniform ? r : (d == distribution::low_bits ? ((fixed & ~0xffu) | (r & 0xffu)) : fixed);
   }
   return keys;
-}
-
-std::vector<index_t> reference_order(const std::vector<std::uint32_t>& keys, bool descending, int begin_bit,
-                                     int end_bit) {
-  std::vector<std::uint64_t> window(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    window[i] = descending ? upsweep::radix_window<true>(keys[i], begin_bit, end_bit)
-                           : upsweep::radix_window<false>(keys[i], begin_bit, end_bit);
-  std::vector<index_t> order(keys.size());
-  std::iota(order.begin(), order.end(), index_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return window[a] < window[b]; });
-  return order;
-}
-
-template <class T>
-std::vector<T> permuted(const std::vector<T>& in, const std::vector<index_t>& order) {
-  std::vector<T> out(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) out[i] = in[order[i]];
-  return out;
 }
 
 int flips_for(int begin_bit, int end_bit) { return ((end_bit - begin_bit + 7) / 8) % 2; }
@@ -165,15 +146,6 @@ using single_tile_policy = upsweep::radix_sort_policy<
 TEST_F(RadixSortDoubleBuffer, the_one_tile_path_follows_the_same_selector_rule) {
   expect_selector_names_the_sorted_buffer<single_tile_policy>();
 }
-
-struct item {
-  std::uint32_t group;
-  float score;
-  std::uint32_t id;
-};
-struct by_group_then_score {
-  __host__ __device__ cuda::std::tuple<std::uint32_t&, float&> operator()(item& k) const { return {k.group, k.score}; }
-};
 
 TEST_F(RadixSortDoubleBuffer, struct_keys_through_a_decomposer_sort_between_the_two_buffers) {
   const std::uint64_t seed = fresh_seed();
