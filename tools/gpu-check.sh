@@ -6,6 +6,9 @@
 #   tools/gpu-check.sh [--bench SUITES|all|none] [--bench-filter REGEX] [--no-sanitizer] [--no-tests] [--reps N]
 #                      [--huge]  (also the opt-in tests past 2^31 items, ~20 GB, beside the others)
 #                      [--prebuilt DIR] [--ncu KERNEL_REGEX BENCH_FILTER]
+#                      [--sanitizers LIST]  (default memcheck,racecheck,synccheck,initcheck)
+#                      [--suite-all-wall]  (`upsweep-bench --suite all` as a user runs it, beside the
+#                       rest: only its wall time counts, an upper bound under that load)
 # --prebuilt DIR: take the binaries tools/prebuild.sh built on another machine with the same nvcc
 # (device time goes to running, not compiling); only a CMake configure runs here, for ctest's
 # tool tests. The sanitizers run alongside the GPU tests: the GPU has room for both.
@@ -23,6 +26,8 @@ reps=5
 prebuilt=""
 ncu_kernel=""
 ncu_filter=""
+sanitizer_list=memcheck,racecheck,synccheck,initcheck
+suite_all_wall=0
 while (($#)); do
   case "$1" in
     --bench) bench_suite=$2; shift 2 ;;
@@ -32,6 +37,8 @@ while (($#)); do
     --huge) huge=1; shift ;;
     --reps) reps=$2; shift 2 ;;
     --ncu) ncu_kernel=$2; ncu_filter=$3; shift 3 ;;
+    --sanitizers) sanitizer_list=$2; shift 2 ;;
+    --suite-all-wall) suite_all_wall=1; shift ;;
     --prebuilt) prebuilt=/tmp/upsweep-prebuilt; rm -rf "$prebuilt"; mkdir -p "$prebuilt"
                 tar -C "$prebuilt" -xJf "$2/bundle.txz" || exit 1; shift 2 ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
@@ -73,9 +80,16 @@ else
 fi
 status=0
 
+if ((suite_all_wall)); then
+  ( t0=$(date +%s)
+    timeout 590 "$bin/bench/upsweep-bench" --suite all >"$out/suite-all-wall.log" 2>&1
+    echo "rc $? in $(( $(date +%s) - t0 )) s" >"$out/suite-all-wall.time" ) &
+  suite_all_pid=$!
+fi
+
 # compute-sanitizer on the GPU test binary at reduced sizes, the four tools side by side and
 # alongside the full-size GPU tests below.
-sanitizer_tools=(memcheck racecheck synccheck initcheck)
+read -ra sanitizer_tools <<<"${sanitizer_list//,/ }"
 sanitizer_pids=()
 sanitizer_t0=$(date +%s)
 if ((sanitize)); then
@@ -88,13 +102,20 @@ if ((sanitize)); then
     # racecheck is the slowest by far (5 shards at 100000 items did not finish in 420 s on
     # 2026-11-21): more shards and smaller sizes, still several tiles per launch.
     items=${UPSWEEP_SANITIZER_MAX_ITEMS:-300000}
-    case "$tool" in racecheck) shards=8; items=${UPSWEEP_RACECHECK_MAX_ITEMS:-20000} ;; initcheck) shards=4 ;; *) shards=2 ;; esac
+    # racecheck lists every test with its time (no --gtest_brief), so a run cut short shows how far
+    # it got and which tests are slow.
+    brief=--gtest_brief=1
+    case "$tool" in
+      racecheck) shards=${UPSWEEP_RACECHECK_SHARDS:-8}; items=${UPSWEEP_RACECHECK_MAX_ITEMS:-20000}; brief= ;;
+      initcheck) shards=4 ;;
+      *) shards=2 ;;
+    esac
     (
       pids=()
       for ((k = 0; k < shards; k++)); do
         GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k UPSWEEP_TEST_MAX_ITEMS=$items \
           timeout "${UPSWEEP_SANITIZER_TIMEOUT:-360}" compute-sanitizer --tool "$tool" --error-exitcode 1 "${extra[@]}" \
-          "$bin/tests/upsweep_gpu_tests" --gtest_filter='-*Large*:*Huge*:StickyError.*' --gtest_brief=1 >"$out/sanitize-$tool.$k.log" 2>&1 &
+          "$bin/tests/upsweep_gpu_tests" --gtest_filter='-*Large*:*Huge*:StickyError.*' $brief >"$out/sanitize-$tool.$k.log" 2>&1 &
         pids+=($!)
       done
       rc=0
@@ -157,10 +178,18 @@ if ((sanitize)); then
     wait "${sanitizer_pids[$i]}"; rc=$?; i=$((i + 1))
     errors=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$out/sanitize-$tool.log" | sed 's/=* *//' | tr '\n' ' ')
     tests_line=$(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ tests?' "$out/sanitize-$tool.log" | tr '\n' ' ')
+    done_count=$(grep -cE '^\[       OK \]' "$out/sanitize-$tool.log")
+    ((done_count)) && tests_line+="($done_count tests finished OK)"
     note "sanitizer $tool: rc $rc, ${errors:-no summary line}, ${tests_line:-no gtest summary}"
     ((rc)) && { status=1; grep -E -m 12 'Invalid|Race|Barrier|Uninitialized|hazard|FAILED' "$out/sanitize-$tool.log"; }
   done
   note "sanitizers took $(( $(date +%s) - sanitizer_t0 )) s"
+fi
+
+if ((suite_all_wall)); then
+  wait "$suite_all_pid"
+  note "upsweep-bench --suite all (its defaults, beside the other work): $(cat "$out/suite-all-wall.time")," \
+    "$(grep -c '/manual_time' "$out/suite-all-wall.log") rows, $(grep -c 'ERROR OCCURRED' "$out/suite-all-wall.log") row errors"
 fi
 
 # Benchmarks: each suite of --bench in its own process (its own

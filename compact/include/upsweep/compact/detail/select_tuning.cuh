@@ -18,7 +18,6 @@ struct select_policy {
   static constexpr int look_back_delay_ns = LookBackDelayNs;
   // Below 2^32 items every count fits 32 bits: status and count share one word
   // (ordered_tile_state), one load per look-back poll instead of a status and then its value.
-  // Off until measured on a GPU (bench/NOTES.md).
   static constexpr bool packed_counts = PackedCounts;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
@@ -36,8 +35,9 @@ constexpr int default_select_items_per_thread() {
 
 }  // namespace detail
 
-// Untuned first draft: no benchmark row yet.
+// Packed counts by default; tune/select_if_i32_50pct and tune/partition_i32_50pct time both.
 template <class T>
-using default_select_policy = select_policy<256, detail::default_select_items_per_thread<T>()>;
+using default_select_policy =
+    select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns, true>;
 
 }  // namespace upsweep

@@ -49,7 +49,11 @@ constexpr int default_scan_items_per_thread() {
 // direct loads 4.12; 256 x 32 3.91; 512 x 16 3.64; 128 x 24 5.58. Look-back delay 0/100/350/1000 ns:
 // 3.45/3.45/3.46/3.48 (no effect). One block only up to one tile: at 10^4 three tiles in one
 // block took 8 us against 7 us for CUB's two launches.
+// H100 2026-11-21 (session 3), 10^9 items: asking for 6 resident blocks (40 registers) took
+// 3.84 ms against 4.44 ms at the compiler's 48 registers and 5 blocks; 8 blocks spilled (4.59).
+// Only measured for 4-byte accumulators; wider ones keep the compiler's choice.
 template <class Acc>
-using default_scan_policy = scan_policy<256, detail::default_scan_items_per_thread<Acc>()>;
+using default_scan_policy = scan_policy<256, detail::default_scan_items_per_thread<Acc>(), tile_io::transpose, 1,
+                                        default_look_back_delay_ns, false, false, sizeof(Acc) <= 4 ? 6 : 1>;
 
 }  // namespace upsweep

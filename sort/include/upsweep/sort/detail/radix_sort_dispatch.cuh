@@ -9,6 +9,7 @@
 #include <upsweep/sort/radix_traits.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
@@ -50,7 +51,7 @@ cudaError_t copy_if_distinct(T* d_to, const T* d_from, long long num_items, cuda
 }
 
 // The temporaries of one sort: the alternate buffers (none for a double buffer), the control
-// block and the look-back words.
+// block and the look-back words, side by side so that one memset clears both.
 template <class Policy, class Key, class Value>
 struct radix_sort_temporaries {
   void* allocations[4] = {};
@@ -65,6 +66,10 @@ struct radix_sort_temporaries {
   }
   radix_sort_control* control() const { return static_cast<radix_sort_control*>(allocations[2]); }
   unsigned long long* look_back() const { return static_cast<unsigned long long*>(allocations[3]); }
+  // From the control block to the end of the look-back words (alias_temporaries lays them out in order).
+  std::size_t cleared_bytes() const {
+    return static_cast<std::size_t>(static_cast<char*>(allocations[3]) - static_cast<char*>(allocations[2])) + sizes[3];
+  }
 };
 
 // One sort over [begin_bit, end_bit), at most max_radix_window_bits wide: histogram, scan and
@@ -80,29 +85,30 @@ cudaError_t launch_radix_sort_window(const sort_buffers<Key>& keys, const sort_b
   radix_sort_control* d_control = temp.control();
   unsigned long long* d_look_back = temp.look_back();
 
-  UPSWEEP_CUDA_RETURN(cudaMemsetAsync(d_control, 0, sizeof(radix_sort_control), stream));
-  radix_histogram_kernel<Policy, Descending>
-      <<<radix_histogram_grid<Policy>(num_items), Policy::histogram_block_threads, 0, stream>>>(
-          keys.in, num_items, begin_bit, end_bit, num_passes, d_control, codec);
-  UPSWEEP_CUDA_RETURN(cudaGetLastError());
-  radix_scan_kernel<<<1, radix_digits, 0, stream>>>(d_control, num_items, num_passes, plan_kind);
-  UPSWEEP_CUDA_RETURN(cudaGetLastError());
+  // One memset, then every kernel launches chained: each is scheduled while the one before it
+  // finishes. The passes share the look-back words, told apart by their pass stamp.
+  UPSWEEP_CUDA_RETURN(cudaMemsetAsync(d_control, 0, temp.cleared_bytes(), stream));
+  UPSWEEP_CUDA_RETURN(launch_chained(radix_histogram_kernel<Policy, Descending, Key, Codec>,
+                                     radix_histogram_grid<Policy>(num_items), Policy::histogram_block_threads, stream,
+                                     keys.in, static_cast<long long>(num_items), begin_bit, end_bit, num_passes,
+                                     d_control, codec));
+  UPSWEEP_CUDA_RETURN(launch_chained(radix_scan_kernel<>, 1, radix_digits, stream, d_control,
+                                     static_cast<long long>(num_items), num_passes, static_cast<int>(plan_kind)));
 
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   const unsigned pass_grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
   for (int pass = 0; pass < num_passes; ++pass) {
     const int bit = begin_bit + pass * radix_bits;
-    UPSWEEP_CUDA_RETURN(cudaMemsetAsync(d_look_back, 0, temp.sizes[3], stream));
     const radix_pass_args<Key, Value, Codec> args{keys,      values, d_control, d_look_back, num_items, num_tiles,
                                                   pass,      bit,    pass_digit_bits(bit, end_bit), codec};
-    radix_pass_kernel<Policy, Descending><<<pass_grid, Policy::block_threads, 0, stream>>>(args);
-    UPSWEEP_CUDA_RETURN(cudaGetLastError());
+    UPSWEEP_CUDA_RETURN(launch_chained(radix_pass_kernel<Policy, Descending, Key, Value, Codec>, pass_grid,
+                                       Policy::block_threads, stream, args));
   }
 
   const long long copy_blocks = ceil_div<long long>(num_items, copy_block_threads * 8ll);
   const unsigned copy_grid = static_cast<unsigned>(copy_blocks < copy_target_grid ? copy_blocks : copy_target_grid);
-  radix_copy_result_kernel<<<copy_grid, copy_block_threads, 0, stream>>>(keys, values, num_items, d_control);
-  return cudaGetLastError();
+  return launch_chained(radix_copy_result_kernel<Key, Value>, copy_grid, copy_block_threads, stream, keys, values,
+                        static_cast<long long>(num_items), static_cast<const radix_sort_control*>(d_control));
 }
 
 // One block, one launch, when the policy asks and the input fits one tile; false otherwise.
@@ -115,9 +121,9 @@ template <class Policy, bool Descending, class Key, class Value, class Codec>
 cudaError_t launch_single_tile_sort(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
                                     Value* d_values_out, std::int64_t num_items, int begin_bit, int end_bit,
                                     const Codec& codec, cudaStream_t stream) {
-  radix_sort_single_tile_kernel<Policy, Descending><<<1, Policy::block_threads, 0, stream>>>(
-      d_keys_in, d_keys_out, d_values_in, d_values_out, static_cast<int>(num_items), begin_bit, end_bit, codec);
-  return cudaGetLastError();
+  return launch_chained(radix_sort_single_tile_kernel<Policy, Descending, Key, Value, Codec>, 1, Policy::block_threads,
+                        stream, d_keys_in, d_keys_out, d_values_in, d_values_out, static_cast<int>(num_items),
+                        begin_bit, end_bit, codec);
 }
 
 template <class Value>

@@ -11,6 +11,7 @@
 #include <upsweep/sort/detail/radix_sort_tuning.cuh>
 #include <upsweep/sort/radix_traits.cuh>
 #include <upsweep/util/arch.cuh>
+#include <upsweep/util/chained_launch.cuh>
 
 #include <cuda/atomic>
 #include <cuda/std/cstdint>
@@ -51,7 +52,8 @@ struct radix_sort_plan {
   int copy_src;  // where the result lies when it is not already in out; buffer_none if it is
 };
 
-// Everything the passes share, cleared by one memset before the histogram.
+// Everything the passes share, cleared by one memset (with the look-back words) before the
+// histogram.
 struct radix_sort_control {
   unsigned long long digit_counts[max_radix_passes][radix_digits];  // exclusive-scanned in place
   unsigned long long tile_counters[max_radix_passes];
@@ -68,14 +70,28 @@ struct sort_buffers {
 };
 
 // ---- look-back words: one per (tile, digit) ---------------------------------------------------
-// Status in the top two bits, count in the low 62, published by one relaxed 64-bit store, so the
-// count is never read without its status. Range proof: a count is at most num_items, and the
-// dispatch rejects num_items >= 2^62 (max_radix_sort_items).
+// Status in the top two bits, the pass that wrote the word in the next three, the count in the
+// low 59, published by one relaxed 64-bit store, so the count is never read without its status.
+// The pass stamp lets every pass of a sort share one buffer cleared once: a word left by an
+// earlier pass reads as not ready. Range proof: a count is at most num_items, and the dispatch
+// rejects num_items >= 2^59 (max_radix_sort_items).
+inline constexpr int look_back_count_bits = 59;
 inline constexpr unsigned long long look_back_partial = 1ull << 62;
 inline constexpr unsigned long long look_back_inclusive = 2ull << 62;
 inline constexpr unsigned long long look_back_status_mask = 3ull << 62;
-inline constexpr unsigned long long look_back_count_mask = look_back_partial - 1;
+inline constexpr unsigned long long look_back_pass_mask = 7ull << look_back_count_bits;
+inline constexpr unsigned long long look_back_count_mask = (1ull << look_back_count_bits) - 1;
 inline constexpr long long max_radix_sort_items = static_cast<long long>(look_back_count_mask);
+static_assert(max_radix_passes <= 8, "the pass stamp has three bits");
+
+__host__ __device__ constexpr unsigned long long look_back_stamp(int pass) {
+  return static_cast<unsigned long long>(pass) << look_back_count_bits;
+}
+
+// Published by this pass (a status, and this pass's stamp).
+__device__ __forceinline__ bool look_back_ready(unsigned long long word, unsigned long long stamp) {
+  return (word & look_back_status_mask) != 0 && (word & look_back_pass_mask) == stamp;
+}
 
 // Keys of this digit in all tiles before `tile_idx`: publishes this tile's count, walks back
 // until an inclusive word (the tiles before it were claimed by running blocks, so each publishes
@@ -84,30 +100,32 @@ inline constexpr long long max_radix_sort_items = static_cast<long long>(look_ba
 // round trip; wider windows overlap them, at the cost of a few words read past the inclusive one.
 template <int DelayNs, int Window>
 __device__ unsigned long long look_back_digit(unsigned long long* d_look_back, long long tile_idx, unsigned digit,
-                                              unsigned long long tile_count) {
+                                              unsigned long long tile_count, int pass) {
   const auto word_of = [&](long long tile) {
     return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(d_look_back[tile * radix_digits + digit]);
   };
+  const unsigned long long stamp = look_back_stamp(pass);
   if (tile_idx == 0) {
-    word_of(0).store(look_back_inclusive | tile_count, cuda::std::memory_order_relaxed);
+    word_of(0).store(look_back_inclusive | stamp | tile_count, cuda::std::memory_order_relaxed);
     return 0;
   }
-  word_of(tile_idx).store(look_back_partial | tile_count, cuda::std::memory_order_relaxed);
+  word_of(tile_idx).store(look_back_partial | stamp | tile_count, cuda::std::memory_order_relaxed);
   unsigned long long before = 0;
   for (long long nearest = tile_idx - 1;; nearest -= Window) {
     unsigned long long words[Window];
 #pragma unroll
     for (int w = 0; w < Window; ++w)  // tile 0 is always inclusive: the walk never passes it
-      words[w] = nearest - w >= 0 ? word_of(nearest - w).load(cuda::std::memory_order_relaxed) : look_back_inclusive;
+      words[w] = nearest - w >= 0 ? word_of(nearest - w).load(cuda::std::memory_order_relaxed)
+                                  : look_back_inclusive | stamp;
 #pragma unroll
     for (int w = 0; w < Window; ++w) {
-      while ((words[w] & look_back_status_mask) == 0) {
+      while (!look_back_ready(words[w], stamp)) {
         if constexpr (DelayNs > 0) __nanosleep(DelayNs);
         words[w] = word_of(nearest - w).load(cuda::std::memory_order_relaxed);
       }
       before += words[w] & look_back_count_mask;
       if (words[w] & look_back_inclusive) {
-        word_of(tile_idx).store(look_back_inclusive | (before + tile_count), cuda::std::memory_order_relaxed);
+        word_of(tile_idx).store(look_back_inclusive | stamp | (before + tile_count), cuda::std::memory_order_relaxed);
         return before;
       }
     }
@@ -126,6 +144,8 @@ __global__ void __launch_bounds__(Policy::histogram_block_threads)
                            radix_sort_control* d_control, Codec codec) {
   constexpr int passes_for_key = histogram_passes_v<Codec>;
   __shared__ unsigned counts[passes_for_key][radix_digits];
+  wait_for_previous_grid();  // every kernel of a sort launches chained (radix_sort_dispatch)
+  let_next_grid_launch();
   for (int i = threadIdx.x; i < passes_for_key * radix_digits; i += blockDim.x) counts[i / radix_digits][i % radix_digits] = 0;
   __syncthreads();
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
@@ -191,6 +211,8 @@ __global__ void __launch_bounds__(radix_digits)
   using scan_t = block_scan<unsigned long long, radix_digits>;
   __shared__ typename scan_t::storage scan_storage;
   __shared__ bool trivial[max_radix_passes];
+  wait_for_previous_grid();
+  let_next_grid_launch();
   const int digit = threadIdx.x;
   for (int p = 0; p < num_passes; ++p) {
     unsigned long long count[1] = {d_control->digit_counts[p][digit]};
@@ -349,11 +371,12 @@ __device__ __forceinline__ unsigned start_of_digit_in_tile(unsigned tile_count, 
 template <class Policy, class Storage>
 __device__ __forceinline__ void find_digit_bases(long long tile_idx, unsigned tile_count, unsigned tile_start,
                                                  const unsigned long long* d_digit_offsets,
-                                                 unsigned long long* d_look_back, Storage& s) {
+                                                 unsigned long long* d_look_back, int pass, Storage& s) {
   if (threadIdx.x >= radix_digits) return;
   const unsigned digit = threadIdx.x;
   const unsigned long long before =
-      look_back_digit<Policy::look_back_delay_ns, Policy::look_back_window>(d_look_back, tile_idx, digit, tile_count);
+      look_back_digit<Policy::look_back_delay_ns, Policy::look_back_window>(d_look_back, tile_idx, digit, tile_count,
+                                                                            pass);
   // Unsigned wrap-around: base + slot is exact for every slot of this digit.
   s.scatter_base[digit] = d_digit_offsets[digit] + before - tile_start;
 }
@@ -436,7 +459,7 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_
   const unsigned tile_count = count_digit_across_warps<Policy>(s);
   const unsigned tile_start = start_of_digit_in_tile<Policy>(tile_count, s);
   find_digit_bases<Policy>(tile_idx, tile_count, tile_start, args.d_control->digit_counts[args.pass],
-                           args.d_look_back, s);
+                           args.d_look_back, args.pass, s);
   __syncthreads();  // digit starts, warp prefixes and bases are in
   rank_within_tile(digits, ranks, s);
   stage_in_digit_order<Policy>(keys, digits, ranks, s);
@@ -460,6 +483,8 @@ __global__ void __launch_bounds__(Policy::block_threads) radix_pass_kernel(radix
                 "the tile (items_per_thread x block_threads x widest element) and the warp counters must fit "
                 "in static shared memory");
   __shared__ radix_pass_storage<Policy, Key, Value> storage;
+  wait_for_previous_grid();
+  let_next_grid_launch();
   const radix_pass_plan plan = args.d_control->plan.pass[args.pass];
   if (plan.src == buffer_none) return;  // one digit holds every key: nothing moves
   const tile_counter counter(const_cast<unsigned long long*>(&args.d_control->tile_counters[args.pass]));
@@ -508,6 +533,8 @@ __global__ void __launch_bounds__(Policy::block_threads)
   Value values[has_values ? ipt : 1];
   unsigned digits[ipt];
   unsigned ranks[ipt];
+  wait_for_previous_grid();
+  let_next_grid_launch();
   load_striped(d_keys_in, valid, keys);
   if constexpr (has_values) load_striped(d_values_in, valid, values);
   for (int bit = begin_bit; bit < end_bit; bit += radix_bits) {
@@ -544,6 +571,8 @@ __device__ __forceinline__ void copy_grid_stride(const T* d_from, T* d_to, long 
 template <class Key, class Value>
 __global__ void radix_copy_result_kernel(sort_buffers<Key> keys, sort_buffers<Value> values, long long num_items,
                                          const radix_sort_control* d_control) {
+  wait_for_previous_grid();
+  let_next_grid_launch();
   const int src = d_control->plan.copy_src;
   if (src == buffer_none) return;
   copy_grid_stride(keys.source(src), keys.out, num_items);

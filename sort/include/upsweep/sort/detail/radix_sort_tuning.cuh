@@ -34,7 +34,6 @@ struct radix_sort_policy {
   // tile. Wider windows are tune rows until measured (bench/NOTES.md).
   static constexpr int look_back_window = LookBackWindow;
   // Inputs of at most one tile sorted by one block in one launch (radix_sort_single_tile_kernel).
-  // Off until it has run on a GPU (bench/NOTES.md).
   static constexpr bool single_tile_sort = SingleTileSort;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
@@ -61,9 +60,12 @@ constexpr int default_radix_items_per_thread() {
 
 }  // namespace detail
 
-// Untuned first draft (match ranking, 256 threads): the rows tune/sort_* of upsweep-bench measure
-// it against ballot ranking and 384-thread tiles.
+// H100 2026-11-21 (session 3), 2^28 u32 keys: ballot ranking at 256 x 16 took 10.5 ms against
+// 12.3 ms for match ranking (pairs 14.5 against 16.9); 384-thread tiles were slower either way.
+// Inputs of one tile take the one-launch path.
 template <class Key, class Value>
-using default_radix_sort_policy = radix_sort_policy<256, detail::default_radix_items_per_thread<Key, Value>()>;
+using default_radix_sort_policy =
+    radix_sort_policy<256, detail::default_radix_items_per_thread<Key, Value>(), 256, default_look_back_delay_ns,
+                      radix_rank_method::ballot, 1, true>;
 
 }  // namespace upsweep
