@@ -377,15 +377,14 @@ const bool registered = register_later([] {
   register_select_if<std::int64_t>("i64", 50);
   register_select_if<std::int64_t>("i64", 99);
   register_partition<std::int32_t>("i32", 50, headline);
-  // Tuning: the default packs 32-bit counts with their status (one load per look-back poll);
-  // these rows time the 64-bit state beside it, int32 at 50 %.
-  using wide = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, false>;
+  // Tuning: 32-bit counts packed with their status (one load per look-back poll), int32 at 50 %.
+  using packed = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, true>;
   const std::vector<std::int64_t> tune_sizes{100'000'000, 1'000'000'000};
-  add_row("tune/select_if_i32_50pct/wide_counts", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_select_if<std::int32_t, wide>(state, 50); });
+  add_row("tune/select_if_i32_50pct/packed_counts", tune_sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_select_if<std::int32_t, packed>(state, 50); });
   });
-  add_row("tune/partition_i32_50pct/wide_counts", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_partition<std::int32_t, wide>(state, 50); });
+  add_row("tune/partition_i32_50pct/packed_counts", tune_sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_partition<std::int32_t, packed>(state, 50); });
   });
   register_partition<std::int32_t>("i32", 1);
   register_partition<std::int32_t>("i32", 99);

@@ -18,6 +18,8 @@ struct select_policy {
   static constexpr int look_back_delay_ns = LookBackDelayNs;
   // Below 2^32 items every count fits 32 bits: status and count share one word
   // (ordered_tile_state), one load per look-back poll instead of a status and then its value.
+  // Off: slower where it was measured (H100 2026-11-21, select_if int32 50 % at 10^9: 10.2 ms
+  // packed against 7.06 ms; partition 10.8 against 11.0), though its GPU tests pass.
   static constexpr bool packed_counts = PackedCounts;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
@@ -35,9 +37,8 @@ constexpr int default_select_items_per_thread() {
 
 }  // namespace detail
 
-// Packed counts by default; tune/select_if_i32_50pct and tune/partition_i32_50pct time both.
+// Untuned first draft: no benchmark row yet.
 template <class T>
-using default_select_policy =
-    select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns, true>;
+using default_select_policy = select_policy<256, detail::default_select_items_per_thread<T>()>;
 
 }  // namespace upsweep

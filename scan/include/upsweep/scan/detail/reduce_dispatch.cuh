@@ -7,7 +7,6 @@
 #include <upsweep/scan/detail/reduce_tuning.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
-#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/maybe.cuh>
 #include <upsweep/util/occupancy.hpp>
@@ -47,22 +46,20 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
   if (d_temp_storage == nullptr) return cudaSuccess;
   if (d_out == nullptr || (num_items > 0 && is_null(d_in))) return cudaErrorInvalidValue;  // n = 0 writes init
 
-  // Both passes launch chained: the second's block is scheduled while the first pass finishes.
   const maybe<Acc> with_init = {init, true};
-  constexpr auto final_pass = reduce_kernel<Policy, const Acc*, Acc*, Acc, Op>;
   if (num_items <= Policy::single_block_max_items) {  // n == 0 too: the result is init
-    constexpr auto only_pass = reduce_kernel<Policy, InputIt, Acc*, Acc, Op>;
-    return launch_chained(only_pass, 1, Policy::block_threads, stream, d_in, static_cast<long long>(num_items), d_out,
-                          op, with_init);
+    reduce_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, with_init);
+    return cudaGetLastError();
   }
   auto* d_partials = static_cast<Acc*>(allocations[0]);
   constexpr auto first_pass = reduce_kernel<Policy, InputIt, Acc*, Acc, Op>;
   int grid = 0;
   UPSWEEP_CUDA_RETURN((reduce_grid<Policy, first_pass>(ceil_div<std::int64_t>(num_items, Policy::tile_items), grid)));
-  UPSWEEP_CUDA_RETURN(launch_chained(first_pass, grid, Policy::block_threads, stream, d_in,
-                                     static_cast<long long>(num_items), d_partials, op, maybe<Acc>{init, false}));
-  return launch_chained(final_pass, 1, Policy::block_threads, stream, static_cast<const Acc*>(d_partials),
-                        static_cast<long long>(grid), d_out, op, with_init);
+  first_pass<<<grid, Policy::block_threads, 0, stream>>>(d_in, num_items, d_partials, op, maybe<Acc>{init, false});
+  UPSWEEP_CUDA_RETURN(cudaGetLastError());
+  reduce_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(static_cast<const Acc*>(d_partials),
+                                                                 static_cast<long long>(grid), d_out, op, with_init);
+  return cudaGetLastError();
 }
 
 }  // namespace upsweep::detail

@@ -6,7 +6,6 @@
 #include <upsweep/scan/block_load_store.cuh>
 #include <upsweep/scan/block_reduce.cuh>
 #include <upsweep/util/arch.cuh>
-#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/maybe.cuh>
 
 #include <cuda/std/iterator>
@@ -52,8 +51,6 @@ __global__ void __launch_bounds__(Policy::block_threads)
     reduce_kernel(InputIt d_in, long long num_items, OutputIt d_out, Op op, maybe<Acc> init) {
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   __shared__ typename block_reduce<Acc, Policy::block_threads>::storage storage;
-  wait_for_previous_grid();  // launched chained (reduce_dispatch)
-  let_next_grid_launch();
   const long long num_tiles = ceil_div<long long>(num_items, Policy::tile_items);
   const long long full_tiles = num_items / Policy::tile_items;
   maybe<Acc> acc = {Acc{}, false};

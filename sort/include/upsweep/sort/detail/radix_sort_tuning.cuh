@@ -31,7 +31,7 @@ struct radix_sort_policy {
   static constexpr int look_back_delay_ns = LookBackDelayNs;
   static constexpr radix_rank_method rank_method = RankMethod;
   // Predecessor words each digit's look-back reads at once (look_back_digit); 1 walks tile by
-  // tile. Wider windows are tune rows until measured (bench/NOTES.md).
+  // tile.
   static constexpr int look_back_window = LookBackWindow;
   // Inputs of at most one tile sorted by one block in one launch (radix_sort_single_tile_kernel).
   static constexpr bool single_tile_sort = SingleTileSort;
@@ -60,12 +60,13 @@ constexpr int default_radix_items_per_thread() {
 
 }  // namespace detail
 
-// H100 2026-11-21 (session 3), 2^28 u32 keys: ballot ranking at 256 x 16 took 10.5 ms against
-// 12.3 ms for match ranking (pairs 14.5 against 16.9); 384-thread tiles were slower either way.
-// Inputs of one tile take the one-launch path.
+// H100 2026-11-21, 2^28 u32 keys at 256 x 16: ballot ranking 12.5 ms against 15.2 for match
+// ranking (pairs 14.8 against 17.3); with a look-back window of 4 words, 10.2 ms (pairs 14.1);
+// window 8 10.6 (pairs 20.8); 384-thread tiles slower throughout. Inputs of one tile take the
+// one-launch path.
 template <class Key, class Value>
 using default_radix_sort_policy =
     radix_sort_policy<256, detail::default_radix_items_per_thread<Key, Value>(), 256, default_look_back_delay_ns,
-                      radix_rank_method::ballot, 1, true>;
+                      radix_rank_method::ballot, 4, true>;
 
 }  // namespace upsweep
