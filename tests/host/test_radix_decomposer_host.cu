@@ -6,6 +6,7 @@
 #include <upsweep/sort.cuh>
 
 #include "../sort/sort_test_support.cuh"
+#include "../support/seed.hpp"
 
 #include <gtest/gtest.h>
 
@@ -271,6 +272,33 @@ TEST(RadixPlan, every_mode_and_skip_pattern_ends_in_out_and_never_reads_the_buff
         if (mode.kind == upsweep::detail::plan_first_to_out) EXPECT_EQ(copies, busy % 2 == 0);
         if (mode.kind == upsweep::detail::plan_out_last) EXPECT_EQ(copies, busy == 0);
       }
+}
+
+// A look-back word counts as ready for pass p exactly when it carries a status and p's stamp:
+// the kernel's 32-bit test against the 64-bit masks, for every status, stamp and pass, with
+// counts across the whole 59-bit range.
+TEST(RadixLookBack, a_word_is_ready_only_for_the_pass_that_stamped_it) {
+  namespace d = upsweep::detail;
+  const auto seed = upsweep::test::fresh_seed();
+  SCOPED_TRACE(upsweep::test::seed_trace(seed));
+  std::mt19937_64 rng(seed);
+  const unsigned long long statuses[] = {0, d::look_back_partial, d::look_back_inclusive};
+  int checked = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const unsigned long long count = trial == 0 ? 0 : trial == 1 ? d::look_back_count_mask : rng() & d::look_back_count_mask;
+    for (const unsigned long long status : statuses) {
+      for (int stamp = 0; stamp < d::max_radix_passes; ++stamp) {
+        const unsigned long long word = status | d::look_back_stamp(stamp) | count;
+        for (int pass = 0; pass < d::max_radix_passes; ++pass) {
+          const bool expected = (word & d::look_back_status_mask) != 0 && (word & d::look_back_pass_mask) == d::look_back_stamp(pass);
+          ASSERT_EQ(expected, d::look_back_ready(word, pass)) << "status " << (status >> 62) << " stamp " << stamp << " pass " << pass << " count " << count;
+          ASSERT_EQ(count, word & d::look_back_count_mask);
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 200 * 3 * d::max_radix_passes * d::max_radix_passes);
 }
 
 // ---- double buffers: the selector rule and argument checks, with no CUDA call ---------------
