@@ -111,6 +111,14 @@ cudaError_t launch_radix_sort_window(const sort_buffers<Key>& keys, const sort_b
                         static_cast<long long>(num_items), static_cast<const radix_sort_control*>(d_control));
 }
 
+// The end of the window that starts at `low`: at most max_radix_window_bits, never past end_bit.
+constexpr int radix_window_end(int low, int end_bit) {
+  return end_bit - low > max_radix_window_bits ? low + max_radix_window_bits : end_bit;
+}
+
+// A window of an odd number of digit passes leaves a double buffer's result in the other buffer.
+constexpr bool radix_window_flips(int low, int high) { return ceil_div(high - low, radix_bits) % 2 == 1; }
+
 // One block, one launch, when the policy asks and the input fits one tile; false otherwise.
 template <class Policy>
 constexpr bool sorts_in_one_tile(std::int64_t num_items) {
@@ -177,7 +185,7 @@ cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_
   sort_buffers<Value> values{d_values_in, d_values_out, static_cast<Value*>(temp.allocations[1])};
   radix_plan_kind plan_kind = in_place ? plan_first_to_alt : plan_out_last;
   for (int low = begin_bit; low < end_bit; low += max_radix_window_bits) {
-    const int high = end_bit - low > max_radix_window_bits ? low + max_radix_window_bits : end_bit;
+    const int high = radix_window_end(low, end_bit);
     const cudaError_t status = launch_radix_sort_window<Policy, Descending>(keys, values, temp, num_items, low, high,
                                                                             plan_kind, codec, stream);
     if (status != cudaSuccess) return status;
@@ -217,8 +225,7 @@ cudaError_t dispatch_radix_sort_double_buffer(void* d_temp_storage, std::size_t&
   if (sorts_in_one_tile<Policy>(num_items)) {  // one launch into the buffer the window rule names
     int key_result = key_selector, value_result = value_selector;
     for (int low = begin_bit; low < end_bit; low += max_radix_window_bits) {
-      const int high = end_bit - low > max_radix_window_bits ? low + max_radix_window_bits : end_bit;
-      const int flip = ceil_div(high - low, radix_bits) % 2;
+      const int flip = radix_window_flips(low, radix_window_end(low, end_bit)) ? 1 : 0;
       key_result ^= flip;
       value_result ^= flip;
     }
@@ -236,8 +243,8 @@ cudaError_t dispatch_radix_sort_double_buffer(void* d_temp_storage, std::size_t&
   }
 
   for (int low = begin_bit; low < end_bit; low += max_radix_window_bits) {
-    const int high = end_bit - low > max_radix_window_bits ? low + max_radix_window_bits : end_bit;
-    const bool flips = ceil_div(high - low, radix_bits) % 2 == 1;
+    const int high = radix_window_end(low, end_bit);
+    const bool flips = radix_window_flips(low, high);
     const int key_result = key_selector ^ (flips ? 1 : 0);
     const int value_result = value_selector ^ (flips ? 1 : 0);
     if (num_items > 0) {
