@@ -377,14 +377,23 @@ const bool registered = register_later([] {
   register_select_if<std::int64_t>("i64", 50);
   register_select_if<std::int64_t>("i64", 99);
   register_partition<std::int32_t>("i32", 50, headline);
-  // Tuning: 32-bit counts packed with their status (one load per look-back poll), int32 at 50 %.
-  using packed = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, true>;
   const std::vector<std::int64_t> tune_sizes{100'000'000, 1'000'000'000};
-  add_row("tune/select_if_i32_50pct/packed_counts", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_select_if<std::int32_t, packed>(state, 50); });
+  // Tuning: resident blocks per SM (the default asks for 4: 64 registers, no spills).
+  using min3 = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 3>;
+  using min5 = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 5>;
+  using min6 = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 6>;
+  using wide = upsweep::select_policy<384, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 2>;
+  add_row("tune/select_if_i32_50pct/min_blocks_3", tune_sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_select_if<std::int32_t, min3>(state, 50); });
   });
-  add_row("tune/partition_i32_50pct/packed_counts", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_partition<std::int32_t, packed>(state, 50); });
+  add_row("tune/select_if_i32_50pct/min_blocks_5", tune_sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_select_if<std::int32_t, min5>(state, 50); });
+  });
+  add_row("tune/select_if_i32_50pct/min_blocks_6", tune_sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_select_if<std::int32_t, min6>(state, 50); });
+  });
+  add_row("tune/select_if_i32_50pct/384x16_min_blocks_2", tune_sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_select_if<std::int32_t, wide>(state, 50); });
   });
   register_partition<std::int32_t>("i32", 1);
   register_partition<std::int32_t>("i32", 99);

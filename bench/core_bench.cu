@@ -121,6 +121,11 @@ const bool registered = register_later([] {
   register_scan_tuning<scan_policy<192, 20, io::transpose, 1, 350, false, false>>("t192_i20");
   register_scan_tuning<scan_policy<384, 12, io::transpose, 1, 350, false, false>>("t384_i12");
   register_scan_tuning<scan_policy<512, 8, io::transpose, 1, 350, false, false, 3>>("t512_i8_min3");
+  // CUB's sm_90 shape for 4-byte sums (128 x 24), and the default with other pauses between polls.
+  register_scan_tuning<scan_policy<128, 24, io::transpose, 1, 350, false, false, 10>>("t128_i24_min10");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 100, false, false, 6>>("t256_i16_min6_delay100");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 0, false, false, 6>>("t256_i16_min6_delay0");
+  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 700, false, false, 6>>("t256_i16_min6_delay700");
   add_row("tune/reduce_sum_i32/t1024_i16_one_block_128k", {10'000, 100'000, 1'000'000}, min_time_s,
           upsweep_reduce_sum<reduce_policy<1024, 16, 2048, 8>>);
   add_row("tune/reduce_sum_i32/t512_i8_one_block_32k", {10'000, 100'000}, min_time_s,

@@ -263,36 +263,24 @@ void register_sort_tuning(const std::string& sort_case, const std::string& name)
   });
 }
 
-// One row per ranking method at one tile shape, named method_t<threads>_i<items per thread>.
-template <class Key, class Value, int Threads, int Items>
-void register_sort_shape(const std::string& sort_case) {
-  using method = upsweep::radix_rank_method;
-  const std::string shape = "_t" + std::to_string(Threads) + "_i" + std::to_string(Items);
+// Ballot ranking at 256 threads, Window look-back words per digit read at once, DelayNs between
+// polls of a predecessor not yet published. (Match ranking and 384-thread tiles measured slower
+// throughout on 2026-11-21: bench/NOTES.md; their rows are gone.)
+template <class Key, class Value, int Items, int Window, int DelayNs>
+void register_sort_look_back(const std::string& sort_case) {
   register_sort_tuning<Key, Value,
-                       upsweep::radix_sort_policy<Threads, Items, 256, upsweep::default_look_back_delay_ns,
-                                                  method::match_any>>(sort_case, "match_any" + shape);
-  register_sort_tuning<Key, Value,
-                       upsweep::radix_sort_policy<Threads, Items, 256, upsweep::default_look_back_delay_ns,
-                                                  method::ballot>>(sort_case, "ballot" + shape);
+                       upsweep::radix_sort_policy<256, Items, 256, DelayNs, upsweep::radix_rank_method::ballot, Window,
+                                                  true>>(
+      sort_case, "ballot_t256_i" + std::to_string(Items) + "_window" + std::to_string(Window) + "_delay" +
+                     std::to_string(DelayNs));
 }
 
-// Ballot ranking at 256 threads with a look-back window of Window words per digit.
-template <class Key, class Value, int Items, int Window>
-void register_sort_window(const std::string& sort_case) {
-  register_sort_tuning<Key, Value,
-                       upsweep::radix_sort_policy<256, Items, 256, upsweep::default_look_back_delay_ns,
-                                                  upsweep::radix_rank_method::ballot, Window>>(
-      sort_case, "ballot_t256_i" + std::to_string(Items) + "_window" + std::to_string(Window));
-}
-
-// The default policy is match_any at 256 threads and ItemsAt256 items.
-template <class Key, class Value, int ItemsAt256, int ItemsAt384, int MoreItemsAt384>
+template <class Key, class Value, int ItemsAt256>
 void register_sort_tuning_case(const std::string& sort_case) {
-  register_sort_window<Key, Value, ItemsAt256, 4>(sort_case);
-  register_sort_window<Key, Value, ItemsAt256, 8>(sort_case);
-  register_sort_shape<Key, Value, 256, ItemsAt256>(sort_case);
-  register_sort_shape<Key, Value, 384, ItemsAt384>(sort_case);
-  register_sort_shape<Key, Value, 384, MoreItemsAt384>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 4, 0>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 4, 100>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 8, 0>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 1, 0>(sort_case);
 }
 
 const bool registered = register_later([] {
@@ -305,11 +293,9 @@ const bool registered = register_later([] {
   register_sort_case<std::uint32_t>("keys_u32_and5", key_pattern::and_5);
   register_sort_case<std::uint32_t>("keys_u32_low8", key_pattern::low_8_bits);
 
-  // The exchange holds a tile of the widest element in static shared memory, next to one
-  // 256-counter row per warp: at 384 threads 20 4-byte or 10 8-byte items per thread fit.
-  register_sort_tuning_case<std::uint32_t, no_values, 16, 16, 20>("sort_keys_u32");
-  register_sort_tuning_case<std::uint32_t, std::uint32_t, 16, 16, 20>("sort_pairs_u32_u32");
-  register_sort_tuning_case<std::uint64_t, no_values, 12, 8, 10>("sort_keys_u64");
+  register_sort_tuning_case<std::uint32_t, no_values, 16>("sort_keys_u32");
+  register_sort_tuning_case<std::uint32_t, std::uint32_t, 16>("sort_pairs_u32_u32");
+  register_sort_tuning_case<std::uint64_t, no_values, 12>("sort_keys_u64");
 });
 
 }  // namespace

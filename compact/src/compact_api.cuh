@@ -1,8 +1,8 @@
 // Definitions of the compiled compaction API (see <upsweep/compact.hpp>), shared by the
 // compact_api_*.cu files that instantiate them a few element types at a time. select_if,
 // select_flagged, count_if and partition are the template layer's; unique and run_length_encode
-// are select_flagged over a "first of its run" flag iterator (no kernel of their own but the
-// final gather of run_length_encode).
+// are the select kernel with run-head flags (select_kernels.cuh, run_head_flags: no kernel of
+// their own but the final gather of run_length_encode).
 #pragma once
 
 #include <upsweep/compact.hpp>
@@ -13,32 +13,14 @@
 #include <upsweep/util/temp_storage.hpp>
 
 #include <cuda/std/iterator>
+#include <cuda/std/type_traits>
 
 #include <cstddef>
 #include <cstdint>
 
 namespace upsweep::detail {
 
-// Flag i: item i starts a run (i == 0, or it differs from item i - 1 under ==).
-template <class T>
-struct run_head_flags {
-  using value_type = bool;
-  using difference_type = long long;
-  using pointer = void;
-  using reference = bool;
-  using iterator_category = cuda::std::random_access_iterator_tag;
-
-  const T* d_items;
-  long long first;
-
-  __host__ __device__ run_head_flags operator+(long long offset) const { return {d_items, first + offset}; }
-  __device__ bool operator[](long long i) const {
-    const long long at = first + i;
-    return at == 0 || !(d_items[at] == d_items[at - 1]);
-  }
-};
-
-// 0, 1, 2, ...: the positions select_flagged keeps when run_length_encode asks where runs start.
+// 0, 1, 2, ...: the positions the select keeps when run_length_encode asks where runs start.
 struct position_iterator {
   using value_type = std::int64_t;
   using difference_type = long long;
@@ -51,6 +33,10 @@ struct position_iterator {
   __host__ __device__ position_iterator operator+(long long offset) const { return {first + offset}; }
   __device__ std::int64_t operator[](long long i) const { return first + i; }
 };
+
+// Positions are made up, not read: select's output cannot alias them (relaxed tile state).
+template <>
+struct generates_items<position_iterator> : cuda::std::true_type {};
 
 // Run k starts at d_starts[k] and ends where run k + 1 starts (the last one at num_items).
 template <class T>
@@ -74,8 +60,9 @@ cudaError_t unique_core(void* d_temp_storage, std::size_t& temp_storage_bytes, c
                         std::int64_t* d_num_selected, std::int64_t num_items, cudaStream_t stream) {
   // The run-head flags read d_in[i - 1], which an in-place output may already have replaced.
   if (d_temp_storage != nullptr && ranges_overlap(d_in, d_out, num_items)) return cudaErrorInvalidValue;
-  return select_flagged<void>(d_temp_storage, temp_storage_bytes, d_in, run_head_flags<T>{d_in, 0}, d_out,
-                              d_num_selected, num_items, stream);
+  return dispatch_select<select_policy_t<void, const T*>, select_output::survivors>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, run_head_flags<T, true>{d_in},
+      stream);
 }
 
 // Temporary storage: the select's, then num_items run starts.
@@ -86,8 +73,9 @@ cudaError_t run_length_encode_core(void* d_temp_storage, std::size_t& temp_stora
   if (num_items < 0) return cudaErrorInvalidValue;
   std::size_t select_bytes = 0;
   const auto select_starts = [&](void* d_temp, std::int64_t* d_starts) {
-    return select_flagged<void>(d_temp, select_bytes, position_iterator{0}, run_head_flags<T>{d_in, 0}, d_starts,
-                                d_num_runs, num_items, stream);
+    return dispatch_select<select_policy_t<void, position_iterator>, select_output::survivors>(
+        d_temp, select_bytes, position_iterator{0}, d_starts, d_num_runs, num_items, run_head_flags<T, false>{d_in},
+        stream);
   };
   UPSWEEP_CUDA_RETURN(select_starts(nullptr, nullptr));
   void* allocations[2] = {};

@@ -1,8 +1,10 @@
 // Host-only tests (no GPU): size queries are pure arithmetic, argument checks happen before any
 // CUDA call, the error type names what failed, and the test references are right.
+#include <upsweep/compact/device_select.cuh>
 #include <upsweep/scan.hpp>
 #include <upsweep/scan/device_reduce.cuh>
 #include <upsweep/scan/device_scan.cuh>
+#include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/temp_storage.hpp>
 
 #include "../support/reference.hpp"
@@ -13,6 +15,7 @@
 #include <functional>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -76,6 +79,38 @@ TEST(SizeQuery, WideValuesUseTheSplitTileLayout) {
   ASSERT_EQ(cudaSuccess, upsweep::inclusive_sum(nullptr, wide, static_cast<const double*>(nullptr),
                                                 static_cast<double*>(nullptr), 1 << 24));
   EXPECT_GT(wide, narrow);
+}
+
+// Compaction's tile words: every status with counts at the edges of the 62 bits (and random
+// ones between) decodes to itself, and no status reads as another.
+TEST(CountTileState, WordsKeepStatusAndCountApart) {
+  using state = upsweep::count_tile_state;
+  std::mt19937_64 rng(std::random_device{}());
+  const auto seed = rng();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  rng.seed(seed);
+  std::vector<std::int64_t> counts = {0, 1, (std::int64_t{1} << 32) - 1, std::int64_t{1} << 32, state::max_count - 1,
+                                      state::max_count};
+  for (int i = 0; i < 1000; ++i) counts.push_back(static_cast<std::int64_t>(rng() & state::max_count));
+  for (const auto status : {upsweep::tile_status::invalid, upsweep::tile_status::partial, upsweep::tile_status::inclusive})
+    for (const std::int64_t count : counts) {
+      const auto word = state::encode(status, count);
+      ASSERT_EQ(status, state::status_of(word)) << count;
+      ASSERT_EQ(count, state::count_of(word));
+    }
+  EXPECT_EQ(0u, state::encode(upsweep::tile_status::invalid, 0)) << "a zeroed word must read as invalid";
+}
+
+// Select refuses counts the 62-bit words cannot hold, at the size query already.
+TEST(SizeQuery, SelectRejectsCountsPastTheTileWord) {
+  std::size_t bytes = 0;
+  const int* in = nullptr;
+  int* out = nullptr;
+  std::int64_t* count = nullptr;
+  const auto keep_all = [] __device__(int) { return true; };
+  EXPECT_EQ(cudaSuccess, upsweep::select_if(nullptr, bytes, in, out, count, upsweep::count_tile_state::max_count, keep_all));
+  EXPECT_EQ(cudaErrorInvalidValue,
+            upsweep::select_if(nullptr, bytes, in, out, count, upsweep::count_tile_state::max_count + 1, keep_all));
 }
 
 TEST(SizeQuery, CompiledApiAnswersLikeTheTemplates) {

@@ -1,11 +1,12 @@
 // Tile layer alone, without a scan around it: blocks claim tile ids, publish random aggregates
-// and look back; every tile's exclusive prefix must equal the CPU's, for both layouts (packed
-// word, split arrays) and for a non-commutative operator.
+// and look back; every tile's exclusive prefix must equal the CPU's, for every layout (packed
+// word, split arrays, 62-bit counts relaxed and ordered) and for a non-commutative operator.
 #include <upsweep/scan/tile_state.cuh>
 
 #include "scan_test_support.cuh"
 
 #include <cuda/std/functional>
+#include <cuda/std/type_traits>
 
 namespace upsweep::test {
 namespace {
@@ -22,15 +23,33 @@ __global__ void look_back_kernel(State state, const T* aggregates, T* prefixes, 
   if (threadIdx.x == 0 && prefix.valid) prefixes[tile] = prefix.value;
 }
 
-template <bool Pipelined, class T, class Op>
+// The tile state of make_tile_state<T> over `storage`.
+template <class T>
+struct default_state {
+  static std::size_t bytes(std::int64_t tiles) { return tile_state<T>::bytes(tiles); }
+  static cudaError_t initialize(void* storage, std::int64_t tiles) { return tile_state<T>::initialize(storage, tiles, 0); }
+  static auto make(void* storage, std::int64_t tiles) { return make_tile_state<T>(storage, tiles); }
+};
+
+// count_tile_state over `storage`, relaxed or ordered.
+template <bool Ordered>
+struct count_state {
+  static std::size_t bytes(std::int64_t tiles) { return count_tile_state::bytes(tiles); }
+  static cudaError_t initialize(void* storage, std::int64_t tiles) {
+    return count_tile_state::initialize(storage, tiles, 0);
+  }
+  static count_tile_state make(void* storage, std::int64_t) { return count_tile_state(storage, Ordered); }
+};
+
+template <bool Pipelined, class StateMaker, class T, class Op>
 void check_look_back_form(const std::vector<T>& aggregates, maybe<T> seed, Op op) {
   SCOPED_TRACE(Pipelined ? "pipelined look-back" : "plain look-back");
   const auto tiles = static_cast<std::int64_t>(aggregates.size());
   device_buffer<T> d_aggregates(aggregates), d_prefixes(tiles);
   CUDA_OK(cudaMemset(d_prefixes.data(), poison_byte, tiles * sizeof(T)));
-  device_buffer<unsigned char> storage(static_cast<std::int64_t>(tile_state<T>::bytes(tiles)));
-  CUDA_OK(tile_state<T>::initialize(storage.data(), tiles, 0));
-  const auto state = make_tile_state<T>(storage.data(), tiles);
+  device_buffer<unsigned char> storage(static_cast<std::int64_t>(StateMaker::bytes(tiles)));
+  CUDA_OK(StateMaker::initialize(storage.data(), tiles));
+  const auto state = StateMaker::make(storage.data(), tiles);
   look_back_kernel<Pipelined><<<static_cast<unsigned>(tiles), 32>>>(state, d_aggregates.data(), d_prefixes.data(), seed, op);
   CUDA_OK(cudaGetLastError());
   CUDA_OK(cudaDeviceSynchronize());
@@ -48,10 +67,11 @@ void check_look_back_form(const std::vector<T>& aggregates, maybe<T> seed, Op op
 }
 
 // Both look-back forms (plain and pipelined) must give every tile its exact prefix.
-template <class T, class Op>
+template <class StateMaker = void, class T, class Op>
 void check_look_back(const std::vector<T>& aggregates, maybe<T> seed, Op op) {
-  check_look_back_form<false>(aggregates, seed, op);
-  check_look_back_form<true>(aggregates, seed, op);
+  using maker = cuda::std::conditional_t<cuda::std::is_void_v<StateMaker>, default_state<T>, StateMaker>;
+  check_look_back_form<false, maker>(aggregates, seed, op);
+  check_look_back_form<true, maker>(aggregates, seed, op);
 }
 
 class TileState : public gpu_test {};
@@ -72,6 +92,17 @@ TEST_F(TileState, SplitLayoutLookBackGivesEveryTileItsPrefix) {
   for (std::int64_t tiles : {1, 31, 65, 50'000}) {
     const auto aggregates = random_small_ints<double>(tiles, seed + tiles, -1000, 1000);
     check_look_back(aggregates, maybe<double>{0.5, true}, cuda::std::plus<double>{});
+  }
+}
+
+// Counts past 2^32 in the 62-bit word, both modes: prefixes reach about 2^40 * tiles.
+TEST_F(TileState, CountWordLookBackGivesEveryTileItsPrefix) {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  for (std::int64_t tiles : {1, 2, 33, 100'000}) {
+    const auto aggregates = random_small_ints<std::int64_t>(tiles, seed + tiles, 0, std::int64_t{1} << 40);
+    check_look_back<count_state<false>>(aggregates, maybe<std::int64_t>{7, true}, cuda::std::plus<std::int64_t>{});
+    check_look_back<count_state<true>>(aggregates, maybe<std::int64_t>{0, true}, cuda::std::plus<std::int64_t>{});
   }
 }
 

@@ -26,19 +26,29 @@ using select_policy_t =
     cuda::std::conditional_t<cuda::std::is_void_v<Policy>,
                              default_select_policy<typename cuda::std::iterator_traits<InputIt>::value_type>, Policy>;
 
-// 32-bit counts in the packed word when the policy asks and no count can pass 2^32 - 1 (a count
-// is at most num_items); 64-bit counts in the split layout otherwise.
-using packed_count_state = ordered_tile_state<cuda::std::uint32_t>;
-template <class Policy>
-constexpr bool packs_counts(std::int64_t num_items) {
-  return Policy::packed_counts && num_items <= static_cast<std::int64_t>(UINT32_MAX);
+// Whether an input iterator makes its items up instead of reading memory (RLE's positions), so
+// that no output can overlap it. Specialised where such an iterator is defined.
+template <class It>
+struct generates_items : cuda::std::false_type {};
+
+// Whether the tiles' writes may land on input that earlier tiles read (in place): then the tile
+// state orders memory (count_tile_state's ordered mode). Iterators other than plain pointers
+// cannot be compared, so they count as sharing memory unless the input generates its items.
+template <class InputIt, class OutputIt>
+bool output_may_alias_input(InputIt d_in, OutputIt d_out, std::int64_t num_items) {
+  if constexpr (generates_items<InputIt>::value) {
+    return false;
+  } else if constexpr (cuda::std::is_pointer_v<InputIt> && cuda::std::is_pointer_v<OutputIt>) {
+    return ranges_overlap(d_in, d_out, num_items);
+  } else {
+    return true;
+  }
 }
 
 template <class Policy>
 constexpr std::size_t select_state_bytes(std::int64_t num_items) {
   if (num_items <= 0) return 0;
-  const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
-  return packs_counts<Policy>(num_items) ? packed_count_state::bytes(num_tiles) : tile_state<count_t>::bytes(num_tiles);
+  return count_tile_state::bytes(ceil_div<std::int64_t>(num_items, Policy::tile_items));
 }
 
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source>
@@ -48,7 +58,8 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   using item_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   static_assert(cuda::std::is_trivially_copyable_v<item_t>, "items must be trivially copyable");
   static_assert(sizeof(item_t) >= 1 && sizeof(item_t) <= 16, "items of 1 to 16 bytes");
-  if (num_items < 0) return cudaErrorInvalidValue;
+  // Counts share a word with their status (count_tile_state): 62 bits, far past any allocation.
+  if (num_items < 0 || num_items > count_tile_state::max_count) return cudaErrorInvalidValue;
   void* allocations[1] = {};
   const std::size_t sizes[1] = {select_state_bytes<Policy>(num_items)};
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
@@ -69,18 +80,11 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
-  if constexpr (Policy::packed_counts) {
-    if (packs_counts<Policy>(num_items)) {
-      UPSWEEP_CUDA_RETURN(packed_count_state::initialize(allocations[0], num_tiles, stream));
-      select_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(
-          d_in, d_out, d_num_selected, num_items, num_tiles, source, packed_count_state(allocations[0]));
-      return cudaGetLastError();
-    }
-  }
-  UPSWEEP_CUDA_RETURN(tile_state<count_t>::initialize(allocations[0], num_tiles, stream));
-  const auto state = make_tile_state<count_t>(allocations[0], num_tiles);
-  select_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(d_in, d_out, d_num_selected, num_items,
-                                                                            num_tiles, source, state);
+  bool ordered = false;
+  if constexpr (Output == select_output::survivors) ordered = output_may_alias_input(d_in, d_out, num_items);
+  UPSWEEP_CUDA_RETURN(count_tile_state::initialize(allocations[0], num_tiles, stream));
+  select_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(
+      d_in, d_out, d_num_selected, num_items, num_tiles, source, count_tile_state(allocations[0], ordered));
   return cudaGetLastError();
 }
 

@@ -9,6 +9,7 @@
 #include <upsweep/scan/block_scan.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/maybe.cuh>
+#include <upsweep/util/shuffle.cuh>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/functional>
@@ -46,6 +47,24 @@ template <class FlagIt, int BlockThreads, int IPT>
 struct flag_value<stencil_flags<FlagIt>, BlockThreads, IPT> {
   using type = typename cuda::std::iterator_traits<FlagIt>::value_type;
   using buffer = tile_exchange_storage<type, BlockThreads, IPT>;
+};
+
+// Run heads: item i differs from item i - 1 under == (item 0 always), for unique and run-length
+// encoding. FromInput: d_items is the input itself, whose tile is already in registers; else
+// (run-length encoding selects positions) the tile of d_items is loaded beside the input's.
+template <class T, bool FromInput>
+struct run_head_flags {
+  const T* d_items;
+};
+template <class T, int BlockThreads, int IPT>
+struct flag_value<run_head_flags<T, true>, BlockThreads, IPT> {
+  using type = bool;
+  using buffer = no_flag_buffer;
+};
+template <class T, int BlockThreads, int IPT>
+struct flag_value<run_head_flags<T, false>, BlockThreads, IPT> {
+  using type = bool;
+  using buffer = tile_exchange_storage<T, BlockThreads, IPT>;
 };
 
 template <class Pred>
@@ -92,6 +111,34 @@ __device__ __forceinline__ void flag_items(stencil_flags<FlagIt>& source, long l
   load_tile<Policy::io, Policy::block_threads, IPT>(source.d_flags + tile_first, valid, flags, s.exchange.flags);
 #pragma unroll
   for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && static_cast<bool>(flags[i]);
+}
+
+// Flags the run heads of a tile in blocked registers. The item before a thread's first is the
+// previous lane's last (a shuffle); lane 0 loads it, one load per warp, no second pass over
+// the input.
+template <int IPT, class T>
+__device__ __forceinline__ void mark_run_heads(const T* d_items, long long tile_first, long long valid,
+                                               const T (&items)[IPT], bool (&keep)[IPT]) {
+  T before = shfl_up(items[IPT - 1], 1);
+  const long long first = tile_first + item_in_tile<IPT>(0);
+  if (lane_id() == 0 && first > 0 && item_in_tile<IPT>(0) < valid) before = d_items[first - 1];
+  keep[0] = item_in_tile<IPT>(0) < valid && (first == 0 || !(items[0] == before));
+#pragma unroll
+  for (int i = 1; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && !(items[i] == items[i - 1]);
+}
+
+template <class Policy, class T, int IPT, class Storage>
+__device__ __forceinline__ void flag_items(run_head_flags<T, true>& source, long long tile_first, long long valid,
+                                           const T (&items)[IPT], bool (&keep)[IPT], Storage&) {
+  mark_run_heads(source.d_items, tile_first, valid, items, keep);
+}
+
+template <class Policy, class T, class In, int IPT, class Storage>
+__device__ __forceinline__ void flag_items(run_head_flags<T, false>& source, long long tile_first, long long valid,
+                                           const In (&)[IPT], bool (&keep)[IPT], Storage& s) {
+  T items[IPT];
+  load_tile<Policy::io, Policy::block_threads, IPT>(source.d_items + tile_first, valid, items, s.exchange.flags);
+  mark_run_heads(source.d_items, tile_first, valid, items, keep);
 }
 
 // block_scan prefix callback that keeps the block scan in 32 bits: a tile's counts fit an int,
@@ -183,13 +230,13 @@ __device__ __forceinline__ void write_staged(const tile_output& tile, long long 
 //    followed by the barrier that hands the prefix to the block, order those loads before
 //    tile t's writes; tiles the look-back skipped are covered transitively through the inclusive
 //    tile it stopped at, which itself looked back before publishing.
-// That needs a tile state that orders memory: the split layout, or ordered_tile_state (fences
-// around the packed word); the plain packed layout's relaxed stores would order nothing else.
+// That needs a tile state that orders memory: the dispatch constructs count_tile_state ordered
+// whenever the output may alias the input; out of place its relaxed words carry the counts alone.
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source, class State, class Storage>
 __device__ __forceinline__ void select_tile(long long tile_idx, long long num_tiles, long long num_items, InputIt d_in,
                                             OutputIt d_out, count_t* d_num_selected, Source& source,
                                             const State& state, Storage& s) {
-  static_assert(State::orders_memory, "in-place select needs a tile state that orders memory");
+  static_assert(State::orders_memory, "in-place select needs a tile state that can order memory");
   constexpr int ipt = Policy::items_per_thread;
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   const long long tile_first = tile_idx * Policy::tile_items;
@@ -214,7 +261,7 @@ __device__ __forceinline__ void select_tile(long long tile_idx, long long num_ti
 }
 
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source, class State>
-__global__ void __launch_bounds__(Policy::block_threads)
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     select_kernel(InputIt d_in, OutputIt d_out, count_t* d_num_selected, long long num_items, long long num_tiles,
                   Source source, State state) {
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;

@@ -9,18 +9,16 @@
 namespace upsweep {
 
 template <int BlockThreads, int ItemsPerThread, tile_io Io = tile_io::transpose,
-          int LookBackDelayNs = default_look_back_delay_ns, bool PackedCounts = false>
+          int LookBackDelayNs = default_look_back_delay_ns, int MinBlocksPerSm = 1>
 struct select_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
   static constexpr tile_io io = Io;
   static constexpr int look_back_delay_ns = LookBackDelayNs;
-  // Below 2^32 items every count fits 32 bits: status and count share one word
-  // (ordered_tile_state), one load per look-back poll instead of a status and then its value.
-  // Off: slower where it was measured (H100 2026-11-21, select_if int32 50 % at 10^9: 10.2 ms
-  // packed against 7.06 ms; partition 10.8 against 11.0), though its GPU tests pass.
-  static constexpr bool packed_counts = PackedCounts;
+  // __launch_bounds__ occupancy hint. Left to itself ptxas gives the 256 x 16 int32 tile 128 to 138
+  // registers, one or two blocks of 256 per SM: too few tiles in flight to hide the look-back.
+  static constexpr int min_blocks_per_sm = MinBlocksPerSm;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   static_assert(ItemsPerThread >= 1, "at least one item per thread");
@@ -35,10 +33,20 @@ constexpr int default_select_items_per_thread() {
   return sizeof(T) <= 4 ? 16 : (sizeof(T) <= 8 ? 8 : 4);
 }
 
+// Resident blocks asked of ptxas. 4-byte items: 6 (40 registers, a few spilled bytes), measured
+// best (H200 2026-11-21, select_if int32 50 % at 10^9: 2.88 ms at 6, 3.02 at 5, 3.37 at 3 or 4,
+// 64 registers). Other sizes, not measured: the most without spills (sm_90, CUDA 13), 4 for 8- and
+// 16-byte items, 3 for 1- and 2-byte items, which spill at 4 in select_flagged.
+template <class T>
+constexpr int default_select_min_blocks() {
+  return sizeof(T) == 4 ? 6 : (sizeof(T) > 4 ? 4 : 3);
+}
+
 }  // namespace detail
 
-// Untuned first draft: no benchmark row yet.
+// 256 x 16 for 4-byte items, as the scan.
 template <class T>
-using default_select_policy = select_policy<256, detail::default_select_items_per_thread<T>()>;
+using default_select_policy = select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose,
+                                            default_look_back_delay_ns, detail::default_select_min_blocks<T>()>;
 
 }  // namespace upsweep

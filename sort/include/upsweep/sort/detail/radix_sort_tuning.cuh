@@ -5,6 +5,8 @@
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 
+#include <cuda/std/type_traits>
+
 #include <cstddef>
 
 namespace upsweep {
@@ -47,6 +49,8 @@ struct radix_sort_policy {
 
 namespace detail {
 
+struct no_values;  // radix_sort_kernels.cuh: keys only
+
 inline constexpr std::size_t radix_exchange_bytes = 24 * 1024;
 
 // The tile goes through shared memory once for keys and once for values, in one buffer of
@@ -58,15 +62,25 @@ constexpr int default_radix_items_per_thread() {
   return fit >= 16 ? 16 : static_cast<int>(fit);
 }
 
+// Pairs walk back one word at a time without pausing, keys read 4 words at once: the faster of
+// each in the tune rows (below).
+template <class Value>
+inline constexpr int default_radix_look_back_window = cuda::std::is_same_v<Value, no_values> ? 4 : 1;
+template <class Value>
+inline constexpr int default_radix_look_back_delay_ns = cuda::std::is_same_v<Value, no_values> ? default_look_back_delay_ns : 0;
+
 }  // namespace detail
 
 // H100 2026-11-21, 2^28 u32 keys at 256 x 16: ballot ranking 12.5 ms against 15.2 for match
 // ranking (pairs 14.8 against 17.3); with a look-back window of 4 words, 10.2 ms (pairs 14.1);
-// window 8 10.6 (pairs 20.8); 384-thread tiles slower throughout. Inputs of one tile take the
-// one-launch path.
+// window 8 10.6 (pairs 20.8); 384-thread tiles slower throughout. H200 2026-11-21: keys 9.9 ms
+// at window 4 whatever the pause (0, 100, 350 ns), 10.4 at window 1; pairs 13.7 at window 1
+// without a pause against 15.7 at window 4; u64 keys 23.5 at window 4, 25.3 at window 1.
+// Inputs of one tile take the one-launch path.
 template <class Key, class Value>
 using default_radix_sort_policy =
-    radix_sort_policy<256, detail::default_radix_items_per_thread<Key, Value>(), 256, default_look_back_delay_ns,
-                      radix_rank_method::ballot, 4, true>;
+    radix_sort_policy<256, detail::default_radix_items_per_thread<Key, Value>(), 256,
+                      detail::default_radix_look_back_delay_ns<Value>, radix_rank_method::ballot,
+                      detail::default_radix_look_back_window<Value>, true>;
 
 }  // namespace upsweep
