@@ -82,7 +82,8 @@ status=0
 
 if ((suite_all_wall)); then
   ( t0=$(date +%s)
-    timeout 590 "$bin/bench/upsweep-bench" --suite all >"$out/suite-all-wall.log" 2>&1
+    timeout 590 "$bin/bench/upsweep-bench" --suite all --json "$out/bench-all.json" --markdown "$out/bench-all.md" \
+      >"$out/suite-all-wall.log" 2>&1
     echo "rc $? in $(( $(date +%s) - t0 )) s" >"$out/suite-all-wall.time" ) &
   suite_all_pid=$!
 fi
@@ -193,6 +194,9 @@ fi
 
 if ((suite_all_wall)); then
   wait "$suite_all_pid"
+  # The report's bar rows (issues 4, 5) and the core rows at 10^8 and 10^9, before the summary.
+  [ -f "$out/bench-all.md" ] && { sed -n '/^### Bars/,/^### Charts/p' "$out/bench-all.md" | grep '^|';
+    sed -n '/^### core\//,/^### /p' "$out/bench-all.md" | grep -E '^### |^\| (upsweep|cub|copy) '; }
   note "upsweep-bench --suite all (its defaults, beside the other work): $(cat "$out/suite-all-wall.time")," \
     "$(grep -c '/manual_time' "$out/suite-all-wall.log") rows, $(grep -c 'ERROR OCCURRED' "$out/suite-all-wall.log") row errors"
 fi

@@ -101,16 +101,20 @@ TEST(CountTileState, WordsKeepStatusAndCountApart) {
   EXPECT_EQ(0u, state::encode(upsweep::tile_status::invalid, 0)) << "a zeroed word must read as invalid";
 }
 
+struct keep_all {
+  __device__ bool operator()(int) const { return true; }
+};
+
 // Select refuses counts the 62-bit words cannot hold, at the size query already.
 TEST(SizeQuery, SelectRejectsCountsPastTheTileWord) {
   std::size_t bytes = 0;
   const int* in = nullptr;
   int* out = nullptr;
   std::int64_t* count = nullptr;
-  const auto keep_all = [] __device__(int) { return true; };
-  EXPECT_EQ(cudaSuccess, upsweep::select_if(nullptr, bytes, in, out, count, upsweep::count_tile_state::max_count, keep_all));
+  EXPECT_EQ(cudaSuccess,
+            upsweep::select_if(nullptr, bytes, in, out, count, upsweep::count_tile_state::max_count, keep_all{}));
   EXPECT_EQ(cudaErrorInvalidValue,
-            upsweep::select_if(nullptr, bytes, in, out, count, upsweep::count_tile_state::max_count + 1, keep_all));
+            upsweep::select_if(nullptr, bytes, in, out, count, upsweep::count_tile_state::max_count + 1, keep_all{}));
 }
 
 TEST(SizeQuery, CompiledApiAnswersLikeTheTemplates) {
