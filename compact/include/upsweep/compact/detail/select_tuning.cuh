@@ -26,7 +26,7 @@ struct select_policy {
 
 namespace detail {
 
-// Each item also holds a 64-bit running count in registers, so wide items get fewer per thread.
+// Wide items get fewer per thread, to keep a thread's registers near those of 16 4-byte items.
 // Every choice keeps a thread's run a whole number of 16-byte vectors for 1, 2, 4, 8, 16 bytes.
 template <class T>
 constexpr int default_select_items_per_thread() {
