@@ -9,6 +9,7 @@
 #                      [--sanitizers LIST]  (default memcheck,racecheck,synccheck,initcheck)
 #                      [--suite-all-wall]  (`upsweep-bench --suite all` as a user runs it, beside the
 #                       rest: only its wall time counts, an upper bound under that load)
+# UPSWEEP_BUILD_TARGETS (e.g. upsweep-bench) builds only those targets, for a benchmark-only call.
 # --prebuilt DIR: take the binaries tools/prebuild.sh built on another machine with the same nvcc
 # (device time goes to running, not compiling); only a CMake configure runs here, for ctest's
 # tool tests. The sanitizers run alongside the GPU tests: the GPU has room for both.
@@ -46,6 +47,15 @@ while (($#)); do
 done
 summary=()
 note() { summary+=("$*"); echo "== $*"; }
+# Cut short (the device call's time limit sends TERM): pack the logs and print what is known, since
+# only a few files come back and the summary at the end would never print.
+cut_short() {
+  (cd "$out" && tar czf logs.tgz --remove-files ./*.log 2>/dev/null)
+  echo "================ GPU CHECK CUT SHORT ================"
+  printf '%s\n' "${summary[@]}"
+  exit 124
+}
+trap cut_short TERM INT
 started=$(date +%s)
 
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
@@ -70,7 +80,8 @@ if [ -n "$prebuilt" ]; then
   export LD_LIBRARY_PATH="$prebuilt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   note "build: prebuilt binaries from commit $(tr '\n' ' ' <"$prebuilt/commit")(tools/prebuild.sh, same nvcc)"
 elif ! { cmake --preset gpu ${UPSWEEP_CMAKE_ARGS:-} >"$out/configure.log" 2>&1 &&
-         cmake --build --preset gpu -j "$(nproc)" >"$out/build.log" 2>&1; }; then
+         cmake --build --preset gpu -j "$(nproc)" ${UPSWEEP_BUILD_TARGETS:+--target $UPSWEEP_BUILD_TARGETS} \
+           >"$out/build.log" 2>&1; }; then
   tail -40 "$out/configure.log" "$out/build.log"
   note "build: FAILED (see build.log)"
   printf '%s\n' "${summary[@]}"
@@ -91,6 +102,12 @@ fi
 # compute-sanitizer on the GPU test binary at reduced sizes, the four tools side by side and
 # alongside the full-size GPU tests below.
 read -ra sanitizer_tools <<<"${sanitizer_list//,/ }"
+# UPSWEEP_SANITIZER_TESTS (a gtest pattern, default every test) and UPSWEEP_SANITIZER_SKIP (more
+# patterns to leave out) split a sanitizer run over several calls, e.g. '*Sort*' in one call and
+# UPSWEEP_SANITIZER_SKIP='*Sort*' in the next.
+sanitizer_filter="${UPSWEEP_SANITIZER_TESTS:-*}-*Large*:*Huge*:StickyError.*${UPSWEEP_SANITIZER_SKIP:+:$UPSWEEP_SANITIZER_SKIP}"
+gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
+((gpus > 0)) || gpus=1
 sanitizer_pids=()
 sanitizer_t0=$(date +%s)
 if ((sanitize)); then
@@ -102,7 +119,9 @@ if ((sanitize)); then
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     # racecheck is the slowest by far: on 2026-11-21 14 shards at 20000 items finished 1281 test
     # runs in 520 s, the sort tests taking 35 to 260 s each. 9000 items still gives every
-    # look-back three tiles of 4096. Alone it takes 14 shards, beside the other tools 8.
+    # look-back three tiles of 4096. Alone it takes 15 shards, beside the other tools 9: an odd
+    # count, because gtest deals tests out round robin and the slowest sort test is every fourth
+    # of its suite (14 shards gave all 25 of them to 7 shards, which did not finish).
     # UPSWEEP_RACECHECK_EXCLUDE (e.g. kns=CUB_) skips the reference libraries' kernels.
     items=${UPSWEEP_SANITIZER_MAX_ITEMS:-300000}
     # racecheck lists every test with its time (no --gtest_brief), so a run cut short shows how far
@@ -110,7 +129,7 @@ if ((sanitize)); then
     brief=--gtest_brief=1
     case "$tool" in
       racecheck)
-        shards=${UPSWEEP_RACECHECK_SHARDS:-$(( ${#sanitizer_tools[@]} == 1 ? 14 : 8 ))}
+        shards=${UPSWEEP_RACECHECK_SHARDS:-$(( ${#sanitizer_tools[@]} == 1 ? 15 : 9 ))}
         items=${UPSWEEP_RACECHECK_MAX_ITEMS:-9000}; brief=
         [ -n "${UPSWEEP_RACECHECK_EXCLUDE:-}" ] && extra=(--kernel-name-exclude "$UPSWEEP_RACECHECK_EXCLUDE") ;;
       initcheck) shards=4 ;;
@@ -119,9 +138,13 @@ if ((sanitize)); then
     (
       pids=()
       for ((k = 0; k < shards; k++)); do
-        GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k UPSWEEP_TEST_MAX_ITEMS=$items \
-          timeout "${UPSWEEP_SANITIZER_TIMEOUT:-360}" compute-sanitizer --tool "$tool" --error-exitcode 1 "${extra[@]}" \
-          "$bin/tests/upsweep_gpu_tests" --gtest_filter='-*Large*:*Huge*:StickyError.*' $brief >"$out/sanitize-$tool.$k.log" 2>&1 &
+        # Shard k runs on GPU k % gpus (a machine of several GPUs shares the instrumented kernels out).
+        ( GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k UPSWEEP_TEST_MAX_ITEMS=$items CUDA_VISIBLE_DEVICES=$((k % gpus)) \
+            timeout "${UPSWEEP_SANITIZER_TIMEOUT:-360}" compute-sanitizer --tool "$tool" --error-exitcode 1 "${extra[@]}" \
+            "$bin/tests/upsweep_gpu_tests" --gtest_filter="$sanitizer_filter" $brief >"$out/sanitize-$tool.$k.log" 2>&1
+          shard_rc=$?
+          echo "[upsweep shard $k of $shards: rc $shard_rc]" >>"$out/sanitize-$tool.$k.log"
+          exit $shard_rc ) &
         pids+=($!)
       done
       rc=0
@@ -179,6 +202,7 @@ if ((tests)); then
 fi
 
 if ((sanitize)); then
+  selected=$("$bin/tests/upsweep_gpu_tests" --gtest_list_tests --gtest_filter="$sanitizer_filter" | grep -c '^  ')
   i=0
   for tool in "${sanitizer_tools[@]}"; do
     wait "${sanitizer_pids[$i]}"; rc=$?; i=$((i + 1))
@@ -186,6 +210,9 @@ if ((sanitize)); then
     tests_line=$(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ tests?' "$out/sanitize-$tool.log" | tr '\n' ' ')
     done_count=$(grep -cE '^\[       OK \]' "$out/sanitize-$tool.log")
     ((done_count)) && tests_line+="($done_count tests finished OK)"
+    cut=$(grep -c '^\[upsweep shard .*: rc 124\]' "$out/sanitize-$tool.log")
+    ((cut)) && tests_line+=", $cut shards cut by the time limit"
+    tests_line+=" of $selected tests selected ($sanitizer_filter)"
     note "sanitizer $tool: rc $rc, ${errors:-no summary line}, ${tests_line:-no gtest summary}"
     ((rc)) && { status=1; grep -E -m 12 'Invalid|Race|Barrier|Uninitialized|hazard|FAILED' "$out/sanitize-$tool.log"; }
   done

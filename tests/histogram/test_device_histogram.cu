@@ -232,9 +232,9 @@ TEST_F(Histogram, OneBinAndTwoHotBinsWithEveryAggregation) {
   using runs = histogram_policy<256, 2, 8, histogram_aggregation::thread_runs>;
   using match = histogram_policy<256, 2, 8, histogram_aggregation::warp_match>;
   using one_copy = histogram_policy<128, 1, 1, histogram_aggregation::thread_runs>;
-  // 1 KB of shared memory: 256 bins in one copy, 4096 bins through global atomics.
-  using small_shared = histogram_policy<256, 2, 8, histogram_aggregation::warp_match, 1024, 1024>;
-  using small_shared_runs = histogram_policy<256, 2, 8, histogram_aggregation::thread_runs, 1024, 1024>;
+  // 1 KB of shared memory and the trash words: 256 bins in one copy, 4096 bins through global atomics.
+  using small_shared = histogram_policy<256, 2, 8, histogram_aggregation::warp_match, 1152, 1152>;
+  using small_shared_runs = histogram_policy<256, 2, 8, histogram_aggregation::thread_runs, 1152, 1152>;
   check_distributions<none, std::uint8_t>(seed, 0, 255, 0, 256);
   check_distributions<runs, std::uint8_t>(seed, 0, 255, 0, 256);
   check_distributions<match, std::uint8_t>(seed, 0, 255, 0, 256);

@@ -131,10 +131,18 @@ struct even_bins {
   __device__ void stage_into(unsigned char*&, int, int) {}
 
   template <bool ShiftOnly = false>
-  __host__ __device__ __forceinline__ int bin_of(Sample x) const {
-    if constexpr (is_integer) {
+  __host__ __device__ __forceinline__ int bin_of(Sample x, int dropped = -1) const {
+    if constexpr (is_integer && ShiftOnly && sample_bits <= 16) {
+      // In 32 bits, where 8- and 16-bit arithmetic costs extra masks: the offset wraps modulo the
+      // sample width like the generic path's.
+      // Unsigned samples need no mask: x < lower wraps past every offset in 32 bits too.
+      constexpr unsigned width_mask = cuda::std::is_unsigned_v<Sample> ? ~0u : (1u << sample_bits) - 1;
+      const unsigned d =
+          (static_cast<unsigned>(static_cast<bits_t>(x)) - static_cast<unsigned>(lower_bits)) & width_mask;
+      return d <= static_cast<unsigned>(last_offset) ? static_cast<int>(d >> shift) : dropped;
+    } else if constexpr (is_integer) {
       const bits_t d = static_cast<bits_t>(static_cast<bits_t>(x) - lower_bits);
-      if (d > last_offset) return -1;
+      if (d > last_offset) return dropped;
       if constexpr (ShiftOnly) {
         return static_cast<int>(d >> shift);
       } else {
@@ -151,7 +159,7 @@ struct even_bins {
         }
       }
     } else {
-      if (!(x >= lower && x < upper)) return -1;  // NaN fails both
+      if (!(x >= lower && x < upper)) return dropped;  // NaN fails both
       const Sample t = (x - lower) * scale;
       const unsigned last = static_cast<unsigned>(num_bins - 1);
       const unsigned bin = t < bins_as_sample ? static_cast<unsigned>(t) : last;
@@ -246,9 +254,9 @@ struct range_bins {
   }
 
   template <bool ShiftOnly = false>
-  __host__ __device__ __forceinline__ int bin_of(Sample sample) const {
+  __host__ __device__ __forceinline__ int bin_of(Sample sample, int dropped = -1) const {
     const auto x = static_cast<level_t>(sample);
-    if (!(x >= edges[0] && x < edges[num_bins])) return -1;
+    if (!(x >= edges[0] && x < edges[num_bins])) return dropped;
     int lo = 0, hi = num_bins;  // edges[lo] <= x, and the bin lies in [lo, hi)
     while (hi - lo > 1) {
       const int mid = lo + (hi - lo) / 2;

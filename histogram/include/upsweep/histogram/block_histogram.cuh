@@ -31,15 +31,32 @@ __device__ __forceinline__ void atomic_add_counter(Counter* address, std::uint32
   }
 }
 
+// Adds `count` to the shared word at `address`, a shared-window address.
+__device__ __forceinline__ void shared_add(unsigned address, std::uint32_t count) {
+  asm volatile("red.shared.add.u32 [%0], %1;" : : "r"(address), "r"(count) : "memory");
+}
+
+// Shared words past the copies where dropped samples go, one per lane: the mapper hands a
+// dropped sample this bin instead of -1, so counting is a select and an atomic rather than a
+// branch around it (ptxas turns even a predicated atomic into a branch with a convergence
+// barrier, which on 8-bit samples cost about as much as the rest of a sample's work).
+inline constexpr int trash_words = warp_threads;
+
 // Counts into one private copy of the block histogram in shared memory; channel c's bins start
-// at offsets[c]. 32-bit shared counters: the dispatch keeps every block below 2^32 samples.
+// at offsets[c] (channel 0's at 0). 32-bit shared counters: the dispatch keeps every block below
+// 2^32 samples. The copy is a 32-bit shared-window address, computed once.
 template <int Active>
 struct shared_sink {
-  unsigned* copy;
+  unsigned copy_address;
+  int trash_bin;  // this lane's trash word, as a bin of the copy; never read
   int offsets[Active];
+  __device__ __forceinline__ int first_bin(int channel) const { return channel == 0 ? 0 : offsets[channel]; }
   __device__ __forceinline__ void add(int channel, int bin, std::uint32_t count) const {
-    atomicAdd(copy + offsets[channel] + bin, count);
+    shared_add(copy_address + static_cast<unsigned>(first_bin(channel) + bin) * 4u, count);
   }
+  __device__ __forceinline__ int dropped_bin(int channel) const { return trash_bin - first_bin(channel); }
+  // `bin` may be dropped_bin(channel).
+  __device__ __forceinline__ void add_one(int channel, int bin) const { add(channel, bin, 1); }
 };
 
 // Counts straight into the global counts (too many bins for shared memory).
@@ -48,6 +65,10 @@ struct global_sink {
   Counter* counts[Active];
   __device__ __forceinline__ void add(int channel, int bin, std::uint32_t count) const {
     atomic_add_counter(counts[channel] + bin, count);
+  }
+  __device__ __forceinline__ int dropped_bin(int) const { return -1; }
+  __device__ __forceinline__ void add_one(int channel, int bin) const {
+    if (bin >= 0) add(channel, bin, 1);
   }
 };
 
@@ -65,9 +86,21 @@ class bin_counter {
 
   // Any lane, any convergence. Channels must be compile-time constants after unrolling, so that
   // the run state stays in registers.
+  // The bin to give a dropped sample: the sink's trash when counting one by one, else -1.
+  __device__ __forceinline__ int dropped_bin(int channel) const {
+    if constexpr (Aggregation == histogram_aggregation::none) {
+      return sink_.dropped_bin(channel);
+    } else {
+      return -1;
+    }
+  }
+
+  // bin is a bin of `channel` or dropped_bin(channel).
   __device__ __forceinline__ void add(int channel, int bin) {
-    if (bin < 0) return;
-    if constexpr (Aggregation == histogram_aggregation::thread_runs) {
+    if constexpr (Aggregation == histogram_aggregation::none) {
+      sink_.add_one(channel, bin);
+    } else if constexpr (Aggregation == histogram_aggregation::thread_runs) {
+      if (bin < 0) return;
       if (bin == run_bin_[channel]) {
         ++run_length_[channel];
         return;
@@ -75,8 +108,8 @@ class bin_counter {
       flush(channel);
       run_bin_[channel] = bin;
       run_length_[channel] = 1;
-    } else {
-      sink_.add(channel, bin, 1);
+    } else if (bin >= 0) {
+      sink_.add(channel, bin, 1);  // warp_match outside full tiles
     }
   }
 

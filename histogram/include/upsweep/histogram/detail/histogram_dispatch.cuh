@@ -50,15 +50,17 @@ cudaError_t plan_histogram_layout(long long total_bins, std::size_t edge_bytes, 
   layout.stage_edges = edge_bytes > 0 && edge_bytes <= budget / 4;
   const std::size_t left = budget - (layout.stage_edges ? edge_bytes : 0);
   const auto copy_bytes = static_cast<std::size_t>(total_bins) * sizeof(unsigned);
-  layout.privatized = copy_bytes <= left;
+  layout.privatized = copy_bytes + trash_words * sizeof(unsigned) <= left;
   std::size_t counts_bytes = 0;
   if (layout.privatized) {
     // One copy always fits (checked above); more only within the copies' budget.
     const auto budget_for_copies = static_cast<std::size_t>(Policy::copies_budget_bytes);
     const std::size_t room = budget_for_copies < left ? budget_for_copies : left;
-    const std::size_t fit = room / copy_bytes > 1 ? room / copy_bytes : 1;
+    const std::size_t trash_bytes = trash_words * sizeof(unsigned);
+    const std::size_t room_for_copies = room > trash_bytes ? room - trash_bytes : 0;
+    const std::size_t fit = room_for_copies / copy_bytes > 1 ? room_for_copies / copy_bytes : 1;
     layout.copies = static_cast<int>(fit < static_cast<std::size_t>(Policy::max_copies) ? fit : Policy::max_copies);
-    counts_bytes = round_up_bytes(static_cast<std::size_t>(layout.copies) * copy_bytes, 16);
+    counts_bytes = round_up_bytes(static_cast<std::size_t>(layout.copies) * copy_bytes + trash_bytes, 16);
   }
   layout.shared_bytes = counts_bytes + (layout.stage_edges ? edge_bytes : 0);
   return cudaSuccess;

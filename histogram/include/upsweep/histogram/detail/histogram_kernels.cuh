@@ -29,7 +29,10 @@ __device__ __forceinline__ auto make_sink(const histogram_params<Counter, Mapper
                                           unsigned* shared_counts) {
   if constexpr (Privatized) {
     const int total_bins = params.bin_offsets[Active];
-    shared_sink<Active> sink{shared_counts + static_cast<int>(warp_id()) % params.copies * total_bins, {}};
+    const auto base = static_cast<unsigned>(__cvta_generic_to_shared(shared_counts));
+    const auto copy = static_cast<unsigned>(static_cast<int>(warp_id()) % params.copies * total_bins);
+    const auto trash = static_cast<unsigned>(params.copies * total_bins) + lane_id();
+    shared_sink<Active> sink{base + copy * 4u, static_cast<int>(trash - copy), {}};
 #pragma unroll
     for (int c = 0; c < Active; ++c) sink.offsets[c] = params.bin_offsets[c];
     return sink;
@@ -60,7 +63,8 @@ __device__ __forceinline__ void count_full_tiles(const vector16* d_vectors, long
 #pragma unroll
       for (int j = 0; j < per_vector; ++j) {
         const int channel = j % Channels;
-        if (channel < Active) counter.add_warp(channel, mappers[channel].template bin_of<ShiftOnly>(items[j]));
+        if (channel < Active)
+          counter.add_warp(channel, mappers[channel].template bin_of<ShiftOnly>(items[j], counter.dropped_bin(channel)));
       }
     }
   }
@@ -78,7 +82,7 @@ __device__ __forceinline__ void count_leftover_pixels(const Sample* d_samples, l
     const long long pixel = k < head_pixels ? k : tail_first + (k - head_pixels);
     const Sample* first = d_samples + pixel * Channels;
 #pragma unroll
-    for (int c = 0; c < Active; ++c) counter.add(c, mappers[c].template bin_of<ShiftOnly>(first[c]));
+    for (int c = 0; c < Active; ++c) counter.add(c, mappers[c].template bin_of<ShiftOnly>(first[c], counter.dropped_bin(c)));
   }
 }
 
@@ -115,7 +119,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   extern __shared__ __align__(16) unsigned char histogram_shared[];
   auto* shared_counts = reinterpret_cast<unsigned*>(histogram_shared);
   const int total_bins = params.bin_offsets[Active];
-  const int num_shared_counts = Privatized ? params.copies * total_bins : 0;
+  const int num_shared_counts = Privatized ? params.copies * total_bins + trash_words : 0;
   if constexpr (Privatized) zero_shared_counts<Policy::block_threads>(shared_counts, num_shared_counts);
 
   Mapper mappers[Active];
