@@ -119,9 +119,10 @@ if ((sanitize)); then
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     # racecheck is the slowest by far: on 2026-11-21 14 shards at 20000 items finished 1281 test
     # runs in 520 s, the sort tests taking 35 to 260 s each. 9000 items still gives every
-    # look-back three tiles of 4096. Alone it takes 15 shards, beside the other tools 9: an odd
+    # look-back three tiles of 4096. Alone it takes 17 shards, beside the other tools 9: an odd
     # count, because gtest deals tests out round robin and the slowest sort test is every fourth
-    # of its suite (14 shards gave all 25 of them to 7 shards, which did not finish).
+    # of its suite (14 shards gave all 25 of them to 7 shards, which did not finish; 15 shards
+    # finished the sort tests in 560 s on an H200, the slowest taking 469 s).
     # UPSWEEP_RACECHECK_EXCLUDE (e.g. kns=CUB_) skips the reference libraries' kernels.
     items=${UPSWEEP_SANITIZER_MAX_ITEMS:-300000}
     # racecheck lists every test with its time (no --gtest_brief), so a run cut short shows how far
@@ -129,7 +130,7 @@ if ((sanitize)); then
     brief=--gtest_brief=1
     case "$tool" in
       racecheck)
-        shards=${UPSWEEP_RACECHECK_SHARDS:-$(( ${#sanitizer_tools[@]} == 1 ? 15 : 9 ))}
+        shards=${UPSWEEP_RACECHECK_SHARDS:-$(( ${#sanitizer_tools[@]} == 1 ? 17 : 9 ))}
         items=${UPSWEEP_RACECHECK_MAX_ITEMS:-9000}; brief=
         [ -n "${UPSWEEP_RACECHECK_EXCLUDE:-}" ] && extra=(--kernel-name-exclude "$UPSWEEP_RACECHECK_EXCLUDE") ;;
       initcheck) shards=4 ;;
