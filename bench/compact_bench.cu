@@ -368,6 +368,19 @@ void register_run_length_encode(const char* type, int rate, bool headline = fals
   add_compact_row("run_length_encode", type, rate, "thrust", thrust_run_length_encode<T>, headline);
 }
 
+// A select policy of the default loads and look-back pause: tile shape and resident blocks.
+template <int Threads, int ItemsPerThread, int MinBlocksPerSm>
+using select_shape = upsweep::select_policy<Threads, ItemsPerThread, upsweep::tile_io::transpose,
+                                            upsweep::default_look_back_delay_ns, MinBlocksPerSm>;
+
+// A select_if row over int32 at 50 % with the given policy, under tune/select_if_i32_50pct/.
+template <class Policy>
+void add_select_tune_row(const std::string& name, const std::vector<std::int64_t>& sizes) {
+  add_row("tune/select_if_i32_50pct/" + name, sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_select_if<std::int32_t, Policy>(state, 50); });
+  });
+}
+
 const bool registered = register_later([] {
   constexpr bool headline = true;
   register_select_if<std::int32_t>("i32", 50, headline);  // bar: >= 1.05x CUB at 10^9
@@ -380,30 +393,12 @@ const bool registered = register_later([] {
   const std::vector<std::int64_t> tune_sizes{100'000'000, 1'000'000'000};
   // Tuning: resident blocks per SM (the default asks for 6 at 4-byte items) and tile shape; a
   // helper measured 256 x 32 at 3 blocks and 384 x 16 at 4 at 2.71 ms against 2.91 (H200, 10^9).
-  using min3 = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 3>;
-  using min5 = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 5>;
-  using min6 = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 6>;
-  using wide = upsweep::select_policy<384, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 2>;
-  add_row("tune/select_if_i32_50pct/min_blocks_3", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_select_if<std::int32_t, min3>(state, 50); });
-  });
-  add_row("tune/select_if_i32_50pct/min_blocks_5", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_select_if<std::int32_t, min5>(state, 50); });
-  });
-  add_row("tune/select_if_i32_50pct/min_blocks_6", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_select_if<std::int32_t, min6>(state, 50); });
-  });
-  add_row("tune/select_if_i32_50pct/384x16_min_blocks_2", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_select_if<std::int32_t, wide>(state, 50); });
-  });
-  using long_tile = upsweep::select_policy<256, 32, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 3>;
-  using wide4 = upsweep::select_policy<384, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns, 4>;
-  add_row("tune/select_if_i32_50pct/256x32_min_blocks_3", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_select_if<std::int32_t, long_tile>(state, 50); });
-  });
-  add_row("tune/select_if_i32_50pct/384x16_min_blocks_4", tune_sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_select_if<std::int32_t, wide4>(state, 50); });
-  });
+  add_select_tune_row<select_shape<256, 16, 3>>("min_blocks_3", tune_sizes);
+  add_select_tune_row<select_shape<256, 16, 5>>("min_blocks_5", tune_sizes);
+  add_select_tune_row<select_shape<256, 16, 6>>("min_blocks_6", tune_sizes);
+  add_select_tune_row<select_shape<384, 16, 2>>("384x16_min_blocks_2", tune_sizes);
+  add_select_tune_row<select_shape<384, 16, 4>>("384x16_min_blocks_4", tune_sizes);
+  add_select_tune_row<select_shape<256, 32, 3>>("256x32_min_blocks_3", tune_sizes);
   register_partition<std::int32_t>("i32", 1);
   register_partition<std::int32_t>("i32", 99);
   register_partition<std::int64_t>("i64", 50);
