@@ -134,8 +134,8 @@ struct even_bins {
   __host__ __device__ __forceinline__ int bin_of(Sample x, int dropped = -1) const {
     if constexpr (is_integer && ShiftOnly && sample_bits <= 16) {
       // In 32 bits, where 8- and 16-bit arithmetic costs extra masks: the offset wraps modulo the
-      // sample width like the generic path's.
-      // Unsigned samples need no mask: x < lower wraps past every offset in 32 bits too.
+      // sample width like the generic path's. Unsigned samples need no mask: x < lower wraps past
+      // every offset in 32 bits too.
       constexpr unsigned width_mask = cuda::std::is_unsigned_v<Sample> ? ~0u : (1u << sample_bits) - 1;
       const unsigned d =
           (static_cast<unsigned>(static_cast<bits_t>(x)) - static_cast<unsigned>(lower_bits)) & width_mask;

@@ -72,7 +72,8 @@ struct global_sink {
   }
 };
 
-// One thread's view of counting: add(channel, bin) with bin == -1 for a dropped sample.
+// One thread's view of counting: add(channel, bin), where a dropped sample's bin is
+// dropped_bin(channel) (the mapper returns it in place of a bin).
 template <histogram_aggregation Aggregation, class Sink, int Active>
 class bin_counter {
  public:
@@ -84,8 +85,6 @@ class bin_counter {
     }
   }
 
-  // Any lane, any convergence. Channels must be compile-time constants after unrolling, so that
-  // the run state stays in registers.
   // The bin to give a dropped sample: the sink's trash when counting one by one, else -1.
   __device__ __forceinline__ int dropped_bin(int channel) const {
     if constexpr (Aggregation == histogram_aggregation::none) {
@@ -95,7 +94,8 @@ class bin_counter {
     }
   }
 
-  // bin is a bin of `channel` or dropped_bin(channel).
+  // bin is a bin of `channel` or dropped_bin(channel). Any lane, any convergence. Channels must be
+  // compile-time constants after unrolling, so that the run state stays in registers.
   __device__ __forceinline__ void add(int channel, int bin) {
     if constexpr (Aggregation == histogram_aggregation::none) {
       sink_.add_one(channel, bin);

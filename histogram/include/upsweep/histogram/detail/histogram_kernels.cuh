@@ -82,7 +82,8 @@ __device__ __forceinline__ void count_leftover_pixels(const Sample* d_samples, l
     const long long pixel = k < head_pixels ? k : tail_first + (k - head_pixels);
     const Sample* first = d_samples + pixel * Channels;
 #pragma unroll
-    for (int c = 0; c < Active; ++c) counter.add(c, mappers[c].template bin_of<ShiftOnly>(first[c], counter.dropped_bin(c)));
+    for (int c = 0; c < Active; ++c)
+      counter.add(c, mappers[c].template bin_of<ShiftOnly>(first[c], counter.dropped_bin(c)));
   }
 }
 
