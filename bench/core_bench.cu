@@ -98,6 +98,18 @@ void register_scan_tuning(const std::string& name) {
   add_row("tune/inclusive_sum_i32/" + name, large_sizes, min_time_s, upsweep_inclusive_sum<Policy>);
 }
 
+// A scan policy of transposed loads and the default single-block limit.
+template <int Threads, int Items, int MinBlocksPerSm, int SettleNs = 0,
+          tile_schedule Schedule = tile_schedule::block_per_tile, int DelayNs = default_look_back_delay_ns>
+using scan_shape = scan_policy<Threads, Items, tile_io::transpose, 1, DelayNs, false, Schedule, MinBlocksPerSm, SettleNs>;
+
+// Reduce-ahead at one shape.
+template <int Threads, int Items, int MinBlocksPerSm>
+void register_scan_reduce_ahead(const std::string& shape) {
+  register_scan_tuning<scan_shape<Threads, Items, MinBlocksPerSm, 0, tile_schedule::reduce_ahead>>(shape +
+                                                                                                 "_reduce_ahead");
+}
+
 const bool registered = register_later([] {
   add_row("core/inclusive_sum_i32/upsweep", decade_sizes(), min_time_s, upsweep_inclusive_sum<>);
   add_row("core/inclusive_sum_i32/cub", decade_sizes(), min_time_s, cub_inclusive_sum);
@@ -107,25 +119,30 @@ const bool registered = register_later([] {
   add_row("core/reduce_sum_i32/cub", decade_sizes(), min_time_s, cub_reduce_sum);
   add_row("core/reduce_sum_i32/thrust", decade_sizes(), min_time_s, thrust_reduce_sum);
 
-  using io = tile_io;
-  // Block per tile (the default) against persistent blocks prefetching their next tile (0.20x
-  // on 2026-11-21: the claimed-ahead tiles stall their successors' look-back).
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, false, false>>("t256_i16_block_per_tile");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, true, false>>("t256_i16_block_per_tile_pipelined");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, false, true>>("t256_i16_prefetch");
-  // ncu at 1e8 (H100 2026-11-21): 48 registers, 5 blocks per SM, 66 % of the stalls at a block
-  // barrier (warps waiting out warp 0's look-back). More resident blocks, or other tile shapes.
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, false, false, 6>>("t256_i16_min6");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 350, false, false, 8>>("t256_i16_min8");
-  register_scan_tuning<scan_policy<256, 12, io::transpose, 1, 350, false, false, 7>>("t256_i12_min7");
-  register_scan_tuning<scan_policy<192, 20, io::transpose, 1, 350, false, false>>("t192_i20");
-  register_scan_tuning<scan_policy<384, 12, io::transpose, 1, 350, false, false>>("t384_i12");
-  register_scan_tuning<scan_policy<512, 8, io::transpose, 1, 350, false, false, 3>>("t512_i8_min3");
-  // CUB's sm_90 shape for 4-byte sums (128 x 24), and the default with other pauses between polls.
-  register_scan_tuning<scan_policy<128, 24, io::transpose, 1, 350, false, false, 10>>("t128_i24_min10");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 100, false, false, 6>>("t256_i16_min6_delay100");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 0, false, false, 6>>("t256_i16_min6_delay0");
-  register_scan_tuning<scan_policy<256, 16, io::transpose, 1, 700, false, false, 6>>("t256_i16_min6_delay700");
+  // 10^9 on an H200 (2026-11-21): the block-per-tile default 3.15 ms, CUB 2.57. Earlier rows
+  // (bench/NOTES.md): 5 or 8 resident blocks, 192 x 20, 384 x 12, 512 x 8, other poll pauses, the
+  // pipelined look-back and a claim-ahead prefetching kernel were all slower than 256 x 16 at 6.
+  register_scan_tuning<scan_shape<256, 16, 6>>("t256_i16_min6");
+  // A pause between publishing the partial and the first look-back read, so the nearest
+  // predecessors have published inclusive values (CUB's sm_90 int32 scan: 1245 ns, polls 648 ns
+  // apart, 128 x 24). Measured 2.72 / 2.61 / 2.60 ms at 1000 / 1500 / 2500 ns.
+  register_scan_tuning<scan_shape<256, 16, 6, 1000>>("t256_i16_min6_settle1000");
+  register_scan_tuning<scan_shape<256, 16, 6, 1500>>("t256_i16_min6_settle1500");
+  register_scan_tuning<scan_shape<256, 16, 6, 2500>>("t256_i16_min6_settle2500");
+  register_scan_tuning<scan_shape<128, 24, 10, 1250, tile_schedule::block_per_tile, 650>>(
+      "t128_i24_min10_delay650_settle1250");
+  register_scan_tuning<scan_shape<256, 32, 3, 1500>>("t256_i32_min3_settle1500");
+  // Persistent blocks looking back one tile behind their loads: the next tile's copy instead of
+  // the settling pause. 256 x 16 at 6 blocks 2.32 ms (the default), 256 x 20 at 5 2.41, 256 x 16 at 4
+  // 2.73, 256 x 8 at 8 3.08. Publishing after the earlier tile's scan instead: 6.5 to 10 ms.
+  register_scan_reduce_ahead<256, 16, 6>("t256_i16_min6");
+  register_scan_reduce_ahead<256, 20, 5>("t256_i20_min5");
+  register_scan_reduce_ahead<256, 12, 7>("t256_i12_min7");
+  register_scan_reduce_ahead<256, 12, 8>("t256_i12_min8");
+  register_scan_reduce_ahead<128, 16, 12>("t128_i16_min12");
+  register_scan_reduce_ahead<128, 24, 8>("t128_i24_min8");
+  register_scan_reduce_ahead<384, 12, 4>("t384_i12_min4");
+  register_scan_reduce_ahead<512, 8, 4>("t512_i8_min4");
   add_row("tune/reduce_sum_i32/t1024_i16_one_block_128k", {10'000, 100'000, 1'000'000}, min_time_s,
           upsweep_reduce_sum<reduce_policy<1024, 16, 2048, 8>>);
   add_row("tune/reduce_sum_i32/t512_i8_one_block_32k", {10'000, 100'000}, min_time_s,

@@ -193,27 +193,60 @@ TEST_F(DeviceScan, NonCommutativeOperatorKeepsOrderInTheSplitTileState) {
   }
 }
 
-// The pipelined look-back (a tuning experiment) must scan exactly like the default.
-TEST_F(DeviceScan, PipelinedLookBackPolicyScansLikeTheCpu) {
-  using pipelined = scan_policy<256, 16, tile_io::transpose, 1, default_look_back_delay_ns, true>;
+// A tuning policy must scan exactly like the CPU: sums and a non-commutative operator, at sizes
+// past the grid size where look-backs pause (detail::settle_min_grid blocks).
+template <class Policy>
+void expect_policy_scans_like_the_cpu() {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  for (const std::int64_t n : {std::int64_t{4097}, std::int64_t{999983}, max_test_items(std::int64_t{30'000'001})}) {
+  for (const std::int64_t n : {std::int64_t{4097}, std::int64_t{65536}, std::int64_t{999983},
+                               max_test_items(std::int64_t{30'000'001})}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const auto in = random_small_ints<std::uint32_t>(n, seed + n, 0, 1000);
     std::vector<std::uint32_t> got;
     run_core<std::uint32_t>(in, [](void* t, std::size_t& b, const std::uint32_t* i, std::uint32_t* o, std::int64_t c,
-                                   cudaStream_t s) { return upsweep::inclusive_sum<pipelined>(t, b, i, o, c, s); }, got);
+                                   cudaStream_t s) { return upsweep::inclusive_sum<Policy>(t, b, i, o, c, s); }, got);
     expect_same_bits(got, reference_inclusive_scan<std::uint32_t>(in, std::plus<std::uint32_t>{}));
     std::vector<affine16> maps(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i)
       maps[i] = {static_cast<std::uint16_t>(mix64(seed + i) | 1), static_cast<std::uint16_t>(mix64(seed ^ i))};
     std::vector<affine16> got_maps;
     run_core<affine16>(maps, [](void* t, std::size_t& b, const affine16* i, affine16* o, std::int64_t c, cudaStream_t s) {
-      return upsweep::inclusive_scan<pipelined>(t, b, i, o, c, then_affine{}, s);
+      return upsweep::inclusive_scan<Policy>(t, b, i, o, c, then_affine{}, s);
     }, got_maps);
     expect_same_bits(got_maps, reference_inclusive_scan<affine16>(maps, then_affine{}));
+    const affine16 init = {static_cast<std::uint16_t>(mix64(seed) | 1), 7};
+    run_core<affine16>(maps, [init](void* t, std::size_t& b, const affine16* i, affine16* o, std::int64_t c,
+                                    cudaStream_t s) {
+      return upsweep::exclusive_scan<Policy>(t, b, i, o, c, init, then_affine{}, s);
+    }, got_maps);
+    expect_same_bits(got_maps, reference_exclusive_scan<affine16>(maps, init, then_affine{}));
   }
+}
+
+TEST_F(DeviceScan, PipelinedLookBackPolicyScansLikeTheCpu) {
+  expect_policy_scans_like_the_cpu<scan_policy<256, 16, tile_io::transpose, 1, default_look_back_delay_ns, true>>();
+}
+
+TEST_F(DeviceScan, LookBackSettlePolicyScansLikeTheCpu) {
+  expect_policy_scans_like_the_cpu<scan_policy<256, 16, tile_io::transpose, 1, default_look_back_delay_ns, false,
+                                               tile_schedule::block_per_tile, 6, 1000>>();
+}
+
+TEST_F(DeviceScan, ReduceAheadPolicyScansLikeTheCpu) {
+  expect_policy_scans_like_the_cpu<scan_policy<256, 16, tile_io::transpose, 1, default_look_back_delay_ns, false,
+                                               tile_schedule::reduce_ahead, 6>>();
+}
+
+// Two persistent blocks: each takes many tiles even at the sanitizers' sizes.
+TEST_F(DeviceScan, ReduceAheadOnTwoBlocksScansLikeTheCpu) {
+  expect_policy_scans_like_the_cpu<scan_policy<256, 16, tile_io::transpose, 1, default_look_back_delay_ns, false,
+                                               tile_schedule::reduce_ahead, 6, 0, 2>>();
+}
+
+TEST_F(DeviceScan, BlockPerTilePolicyScansLikeTheCpu) {
+  expect_policy_scans_like_the_cpu<scan_policy<256, 16, tile_io::transpose, 1, default_look_back_delay_ns, false,
+                                               tile_schedule::block_per_tile, 6>>();
 }
 
 TEST_F(DeviceScan, BytesInWordsOutAccumulateInTheOutputType) {

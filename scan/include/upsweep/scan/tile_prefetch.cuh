@@ -1,7 +1,6 @@
-// Block layer: prefetching a full tile into shared memory with asynchronous copies, in the same
-// warp-striped, swizzled layout as load_tile's transpose path. A persistent block starts the
-// next tile's copy before it scans the current one, so its loads stay in flight through the
-// look-back and the barriers instead of the block idling there.
+// Block layer: copying a full tile into shared memory with asynchronous copies, in the same
+// warp-striped, swizzled layout as load_tile's transpose path. The reduce-ahead scan keeps a
+// claimed tile there from its reduction (published at once) to its scan an iteration later.
 #pragma once
 
 #include <upsweep/scan/block_load_store.cuh>

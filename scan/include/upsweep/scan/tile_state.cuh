@@ -294,6 +294,26 @@ __device__ __forceinline__ tile_status wait_for_predecessor(const State& state, 
 
 inline constexpr int default_look_back_delay_ns = 350;
 
+namespace detail {
+
+// Grids below this many blocks never settle: few tiles are in flight, so the nearest
+// predecessors finish quickly and a pause would only add latency to small inputs.
+inline constexpr unsigned settle_min_grid = 500;
+
+// Pause between publishing a tile's partial and its first look-back read. With hundreds of tiles
+// in flight, a look-back that starts at once finds its nearest predecessors still partial and walks
+// back over every tile in flight, one 32-tile window per L2 round trip; a pause about as long as
+// those predecessors need to publish their inclusive values ends most look-backs in the first
+// window. CUB pauses likewise (its "L2 write latency" delay).
+template <int SettleNs>
+__device__ __forceinline__ void settle_before_look_back() {
+  if constexpr (SettleNs > 0) {
+    if (gridDim.x >= settle_min_grid) __nanosleep(SettleNs);
+  }
+}
+
+}  // namespace detail
+
 // Called by every lane of one warp: the combination, in order, of all tiles before `tile_idx`
 // (tile_idx > 0). Sums each 32-tile window back to its nearest inclusive tile.
 template <class T, int DelayNs = default_look_back_delay_ns, class State, class Op>
@@ -338,9 +358,38 @@ __device__ T look_back_pipelined(const State& state, long long tile_idx, Op op) 
   }
 }
 
+// Publishes a tile's aggregate: a partial one, or for tile 0 its inclusive value at once (with
+// `seed`, an exclusive scan's init, in front). Called by one thread.
+template <class T, class State, class Op>
+__device__ __forceinline__ void publish_aggregate(const State& state, long long tile_idx, const T& aggregate,
+                                                  const maybe<T>& seed, Op op) {
+  if (tile_idx == 0)
+    state.publish_inclusive(0, detail::apply_prefix(seed, aggregate, op));
+  else
+    state.publish_partial(tile_idx, aggregate);
+}
+
+namespace detail {
+
+// What precedes a tile whose aggregate is published: looks back, then publishes the tile's
+// inclusive value. Called by every lane of one warp.
+template <class T, int DelayNs, bool Pipelined, class State, class Op>
+__device__ __forceinline__ maybe<T> prefix_after_publishing(const State& state, long long tile_idx,
+                                                            const T& aggregate, const maybe<T>& seed, Op op) {
+  if (tile_idx == 0) return seed;
+  const T prefix = Pipelined ? look_back_pipelined<T, DelayNs>(state, tile_idx, op)
+                             : look_back<T, DelayNs>(state, tile_idx, op);
+  state.after_look_back();
+  if (lane_id() == 0) state.publish_inclusive(tile_idx, op(prefix, aggregate));
+  return {prefix, true};
+}
+
+}  // namespace detail
+
 // block_scan prefix callback for a device-wide scan: publishes this tile's aggregate, looks back,
 // publishes the inclusive value. `seed` (an exclusive scan's init) goes in front of tile 0.
-template <class T, class State, class Op, int DelayNs = default_look_back_delay_ns, bool Pipelined = false>
+template <class T, class State, class Op, int DelayNs = default_look_back_delay_ns, bool Pipelined = false,
+          int SettleNs = 0>
 struct look_back_prefix {
   State state;
   long long tile_idx;
@@ -348,17 +397,23 @@ struct look_back_prefix {
   maybe<T> seed;
 
   __device__ maybe<T> operator()(const T& block_total) {
-    const bool leader = detail::lane_id() == 0;
-    if (tile_idx == 0) {
-      if (leader) state.publish_inclusive(0, detail::apply_prefix(seed, block_total, op));
-      return seed;
-    }
-    if (leader) state.publish_partial(tile_idx, block_total);
-    const T prefix = Pipelined ? look_back_pipelined<T, DelayNs>(state, tile_idx, op)
-                               : look_back<T, DelayNs>(state, tile_idx, op);
-    state.after_look_back();
-    if (leader) state.publish_inclusive(tile_idx, op(prefix, block_total));
-    return {prefix, true};
+    if (detail::lane_id() == 0) publish_aggregate(state, tile_idx, block_total, seed, op);
+    if (tile_idx != 0) detail::settle_before_look_back<SettleNs>();
+    return detail::prefix_after_publishing<T, DelayNs, Pipelined>(state, tile_idx, block_total, seed, op);
+  }
+};
+
+// block_scan prefix callback for a tile whose aggregate was published earlier (the reduce-ahead
+// scan): looks back and publishes the inclusive value.
+template <class T, class State, class Op, int DelayNs = default_look_back_delay_ns>
+struct published_look_back_prefix {
+  State state;
+  long long tile_idx;
+  Op op;
+  maybe<T> seed;
+
+  __device__ maybe<T> operator()(const T& block_total) {
+    return detail::prefix_after_publishing<T, DelayNs, false>(state, tile_idx, block_total, seed, op);
   }
 };
 

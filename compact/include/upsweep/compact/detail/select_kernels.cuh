@@ -145,7 +145,7 @@ __device__ __forceinline__ void flag_items(run_head_flags<T, false>& source, lon
 // only its base may need 64. Publishes the tile's count to the tile state (64-bit counts, or
 // 32-bit ones when every count fits: see select_dispatch), looks back, and leaves the base in
 // shared memory (read after the block scan's barrier); the tile-local scan gets no prefix.
-template <class State, int DelayNs>
+template <class State, int DelayNs, int SettleNs>
 struct tile_base_look_back {
   const State& state;
   long long tile_idx;
@@ -154,7 +154,8 @@ struct tile_base_look_back {
   __device__ maybe<int> operator()(const int& tile_kept) {
     using value_t = typename State::value_type;
     using plus_t = cuda::std::plus<value_t>;
-    look_back_prefix<value_t, State, plus_t, DelayNs> prefix{state, tile_idx, plus_t{}, maybe<value_t>{0, true}};
+    look_back_prefix<value_t, State, plus_t, DelayNs, false, SettleNs> prefix{state, tile_idx, plus_t{},
+                                                                           maybe<value_t>{0, true}};
     const maybe<value_t> base = prefix(static_cast<value_t>(tile_kept));
     if (detail::lane_id() == 0) kept_first = static_cast<count_t>(base.value);
     return {0, true};
@@ -172,7 +173,7 @@ __device__ __forceinline__ int count_survivors_before(long long tile_idx, const 
   int counts[1] = {0};
 #pragma unroll
   for (int i = 0; i < IPT; ++i) counts[0] += keep[i] ? 1 : 0;
-  tile_base_look_back<State, Policy::look_back_delay_ns> prefix{state, tile_idx, kept_first};
+  tile_base_look_back<State, Policy::look_back_delay_ns, Policy::look_back_settle_ns> prefix{state, tile_idx, kept_first};
   const int tile_kept = block_scan<int, Policy::block_threads>(s).exclusive_scan(counts, cuda::std::plus<int>{}, prefix);
   thread_first = counts[0];
   return tile_kept;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <upsweep/scan/block_load_store.cuh>
+#include <upsweep/scan/block_reduce.cuh>
 #include <upsweep/scan/block_scan.cuh>
 #include <upsweep/scan/tile_prefetch.cuh>
 #include <upsweep/scan/tile_state.cuh>
@@ -63,26 +64,27 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     __syncthreads();  // the block scan's barriers keep the next claim from overtaking this read
     const long long tile_idx = storage.tile_idx;
     if (tile_idx >= num_tiles) return;
-    look_back_prefix<Acc, State, Op, Policy::look_back_delay_ns, Policy::pipelined_look_back> prefix{state, tile_idx, op,
-                                                                                                    seed};
+    look_back_prefix<Acc, State, Op, Policy::look_back_delay_ns, Policy::pipelined_look_back,
+                     Policy::look_back_settle_ns>
+        prefix{state, tile_idx, op, seed};
     scan_tile<Policy, Exclusive>(d_in, d_out, num_items, tile_idx * Policy::tile_items, op, prefix, storage);
     if (one_claim_each(num_tiles)) return;
   }
 }
 
-// Shared storage of the prefetching kernel: two tile buffers, one being scanned while the next
-// tile's copy fills the other. The scanned one also carries the store: input and accumulator
-// have the same size, so each warp's part of it stays its own.
+// Shared storage of the reduce-ahead kernel: two tile buffers, the claimed tile's copy landing in
+// one while the tile before it is scanned from the other. The scanned one also carries the store:
+// input and accumulator have the same size, so each warp's part of it stays its own.
 template <class Policy, class In, class Acc>
-struct prefetch_scan_storage {
+struct reduce_ahead_storage {
   static_assert(sizeof(In) == sizeof(Acc), "the store reuses the load buffer warp by warp");
   union stage {
     tile_exchange_storage<In, Policy::block_threads, Policy::items_per_thread> load;
     tile_exchange_storage<Acc, Policy::block_threads, Policy::items_per_thread> store;
   } stages[2];
   typename block_scan<Acc, Policy::block_threads>::storage scan;
-  long long first_claims[2];
-  long long claims[2];  // claim made in iteration i lands in claims[i % 2]
+  typename block_reduce<Acc, Policy::block_threads>::storage reduce;
+  long long claim;
 };
 
 template <class Policy>
@@ -90,54 +92,81 @@ __device__ __forceinline__ bool tile_is_full(long long tile, long long num_tiles
   return tile < num_tiles - 1 || num_items % Policy::tile_items == 0;
 }
 
-// Starts the copy of `tile` when it exists and is full (a partial last tile is loaded when
-// scanned); always closes a group, so every iteration has exactly one to wait for.
-template <class Policy, class In, class Buffer>
-__device__ __forceinline__ void start_tile_copy(const In* d_in, long long tile, long long num_tiles,
-                                                long long num_items, Buffer& buffer) {
-  if (tile < num_tiles && tile_is_full<Policy>(tile, num_tiles, num_items))
-    prefetch_tile<Policy::block_threads>(d_in + tile * Policy::tile_items, buffer);
-  commit_async_copies();
+// Publishes the aggregate of `tile`, whose copy into `buffer` (full tiles) this thread started:
+// waits for the copy, reduces the tile across the block. A partial last tile is loaded here
+// instead and only its valid items count.
+template <class Policy, class In, class Acc, class Op, class State, class Buffer>
+__device__ __forceinline__ void reduce_and_publish(const In* d_in, long long tile, long long num_tiles,
+                                                   long long num_items, Buffer& buffer, const State& state, Op op,
+                                                   const maybe<Acc>& seed,
+                                                   typename block_reduce<Acc, Policy::block_threads>::storage& s) {
+  constexpr int ipt = Policy::items_per_thread;
+  Acc items[ipt];
+  const long long tile_first = tile * Policy::tile_items;
+  const bool full = tile_is_full<Policy>(tile, num_tiles, num_items);
+  if (full) {
+    wait_async_copies<0>();
+    read_prefetched_tile(buffer, items);
+  } else {
+    load_tile<Policy::io, Policy::block_threads>(d_in + tile_first, num_items - tile_first, items, buffer);
+  }
+  const long long valid = full ? ipt : num_items - tile_first - static_cast<long long>(threadIdx.x) * ipt;
+  maybe<Acc> thread_total = {items[0], false};
+#pragma unroll
+  for (int i = 0; i < ipt; ++i)
+    if (i < valid) thread_total = combine(thread_total, maybe<Acc>{items[i], true}, op);
+  const maybe<Acc> total = block_reduce<Acc, Policy::block_threads>(s).reduce(thread_total, op);
+  if (threadIdx.x == 0) publish_aggregate(state, tile, total.value, seed, op);
 }
 
-// Persistent blocks (one resident grid), each holding a claimed tile ahead: while it scans tile
-// t, the copy of its next tile is in flight, covering the look-back and barriers. Claims stay
-// in block order (each block works through its own claims in increasing order), so the oldest
-// unfinished tile is always being scanned and the look-back cannot deadlock. d_in 16-byte aligned.
+// Scans `tile`, whose aggregate is published: from its buffer when full, from memory otherwise.
+template <class Policy, bool Exclusive, class In, class OutputIt, class Acc, class Op, class State, class Storage>
+__device__ __forceinline__ void scan_published_tile(const In* d_in, OutputIt d_out, long long tile, long long num_tiles,
+                                                    long long num_items, const State& state, Op op,
+                                                    const maybe<Acc>& seed, typename Storage::stage& buffer,
+                                                    Storage& s) {
+  const long long tile_first = tile * Policy::tile_items;
+  Acc items[Policy::items_per_thread];
+  if (tile_is_full<Policy>(tile, num_tiles, num_items))
+    read_prefetched_tile(buffer.load, items);
+  else
+    load_tile<Policy::io, Policy::block_threads>(d_in + tile_first, num_items - tile_first, items, buffer.load);
+  published_look_back_prefix<Acc, State, Op, Policy::look_back_delay_ns> prefix{state, tile, op, seed};
+  scan_and_store_tile<Policy, Exclusive>(items, d_out, num_items, tile_first, op, prefix, s.scan, buffer.store);
+}
+
+// Persistent blocks (one resident grid) that look back one tile behind their loads. Each
+// iteration claims a tile, copies it into shared memory, publishes its aggregate, and then scans
+// the tile claimed one iteration earlier. A tile's aggregate waits on nothing but its own copy,
+// and its look-back starts an iteration after publishing, when its nearest predecessors are
+// mostly inclusive already: the time settle_before_look_back sleeps through goes to the next
+// tile's copy. Publishing only after the earlier tile's scan (the copy in flight through it)
+// measured 3x slower: aggregates that wait on look-backs chain the tiles. No tile's aggregate
+// waits on another tile, so every look-back ends. d_in 16-byte aligned.
 template <class Policy, bool Exclusive, class In, class OutputIt, class Acc, class Op, class State>
-__global__ void __launch_bounds__(Policy::block_threads)
-    device_scan_prefetch_kernel(const In* d_in, OutputIt d_out, long long num_items, long long num_tiles, State state,
-                                Op op, maybe<Acc> seed) {
-  __shared__ prefetch_scan_storage<Policy, In, Acc> storage;
-  if (threadIdx.x == 0) {
-    storage.first_claims[0] = state.claim_tile();
-    storage.first_claims[1] = state.claim_tile();
-  }
-  __syncthreads();
-  long long tile = storage.first_claims[0];
-  long long next = storage.first_claims[1];
-  if (tile >= num_tiles) return;
-  start_tile_copy<Policy>(d_in, tile, num_tiles, num_items, storage.stages[0].load);
-  for (int stage = 0, iteration = 0;; stage ^= 1, iteration ^= 1) {
-    start_tile_copy<Policy>(d_in, next, num_tiles, num_items, storage.stages[stage ^ 1].load);
-    long long after_next = 0;
-    if (threadIdx.x == 0) after_next = state.claim_tile();  // its latency hides behind the scan
-    wait_async_copies<1>();  // this tile's group; the next tile's stays in flight
-    const long long tile_first = tile * Policy::tile_items;
-    Acc items[Policy::items_per_thread];
-    if (tile_is_full<Policy>(tile, num_tiles, num_items))
-      read_prefetched_tile(storage.stages[stage].load, items);
-    else
-      load_tile<Policy::io, Policy::block_threads>(d_in + tile_first, num_items - tile_first, items,
-                                                   storage.stages[stage].load);
-    if (threadIdx.x == 0) storage.claims[iteration] = after_next;  // read after the scan's barriers
-    look_back_prefix<Acc, State, Op, Policy::look_back_delay_ns, Policy::pipelined_look_back> prefix{state, tile, op,
-                                                                                                    seed};
-    scan_and_store_tile<Policy, Exclusive>(items, d_out, num_items, tile_first, op, prefix, storage.scan,
-                                           storage.stages[stage].store);
-    tile = next;
-    next = storage.claims[iteration];
-    if (tile >= num_tiles) return;
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
+    device_scan_reduce_ahead_kernel(const In* d_in, OutputIt d_out, long long num_items, long long num_tiles,
+                                    State state, Op op, maybe<Acc> seed) {
+  using storage_t = reduce_ahead_storage<Policy, In, Acc>;
+  __shared__ storage_t s;
+  long long waiting = -1;  // the tile whose aggregate is published and scan is not done
+  for (int stage = 0;; stage ^= 1) {
+    if (threadIdx.x == 0) s.claim = state.claim_tile();
+    __syncthreads();  // the reduction's and the scan's barriers keep the next claim from overtaking this read
+    const long long claimed = s.claim;
+    const bool has_claim = claimed < num_tiles;
+    auto& claimed_buffer = s.stages[stage ^ 1];
+    if (has_claim && tile_is_full<Policy>(claimed, num_tiles, num_items)) {
+      prefetch_tile<Policy::block_threads>(d_in + claimed * Policy::tile_items, claimed_buffer.load);
+      commit_async_copies();
+    }
+    if (has_claim)
+      reduce_and_publish<Policy>(d_in, claimed, num_tiles, num_items, claimed_buffer.load, state, op, seed, s.reduce);
+    if (waiting >= 0)
+      scan_published_tile<Policy, Exclusive>(d_in, d_out, waiting, num_tiles, num_items, state, op, seed,
+                                             s.stages[stage], s);
+    if (!has_claim) return;
+    waiting = claimed;
   }
 }
 

@@ -101,7 +101,7 @@ __host__ __device__ constexpr bool look_back_ready(unsigned long long word, int 
 // eventually), then publishes this tile's inclusive count. The walk reads Window predecessors'
 // words at once and then takes them nearest first: with Window 1 every step waits out a load's
 // round trip; wider windows overlap them, at the cost of a few words read past the inclusive one.
-template <int DelayNs, int Window>
+template <int DelayNs, int Window, int SettleNs>
 __device__ unsigned long long look_back_digit(unsigned long long* d_look_back, long long tile_idx, unsigned digit,
                                               unsigned long long tile_count, int pass) {
   const auto word_of = [&](long long tile) {
@@ -113,6 +113,7 @@ __device__ unsigned long long look_back_digit(unsigned long long* d_look_back, l
     return 0;
   }
   word_of(tile_idx).store(look_back_partial | stamp | tile_count, cuda::std::memory_order_relaxed);
+  settle_before_look_back<SettleNs>();
   unsigned long long before = 0;
   for (long long nearest = tile_idx - 1;; nearest -= Window) {
     unsigned long long words[Window];
@@ -383,8 +384,8 @@ __device__ __forceinline__ void find_digit_bases(long long tile_idx, unsigned ti
   if (threadIdx.x >= radix_digits) return;
   const unsigned digit = threadIdx.x;
   const unsigned long long before =
-      look_back_digit<Policy::look_back_delay_ns, Policy::look_back_window>(d_look_back, tile_idx, digit, tile_count,
-                                                                            pass);
+      look_back_digit<Policy::look_back_delay_ns, Policy::look_back_window, Policy::look_back_settle_ns>(
+          d_look_back, tile_idx, digit, tile_count, pass);
   // Unsigned wrap-around: base + slot is exact for every slot of this digit.
   s.scatter_base[digit] = d_digit_offsets[digit] + before - tile_start;
 }

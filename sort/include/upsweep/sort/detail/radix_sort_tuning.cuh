@@ -24,7 +24,7 @@ enum class radix_rank_method { match_any, ballot };
 
 template <int BlockThreads, int ItemsPerThread, int HistogramBlockThreads = 256,
           int LookBackDelayNs = default_look_back_delay_ns, radix_rank_method RankMethod = radix_rank_method::match_any,
-          int LookBackWindow = 1, bool SingleTileSort = false>
+          int LookBackWindow = 1, bool SingleTileSort = false, int LookBackSettleNs = 0>
 struct radix_sort_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -37,6 +37,9 @@ struct radix_sort_policy {
   static constexpr int look_back_window = LookBackWindow;
   // Inputs of at most one tile sorted by one block in one launch (radix_sort_single_tile_kernel).
   static constexpr bool single_tile_sort = SingleTileSort;
+  // Pause after publishing a tile's digit counts, before looking back
+  // (detail::settle_before_look_back).
+  static constexpr int look_back_settle_ns = LookBackSettleNs;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   // Thread d owns digit d while counting, scanning and looking back.
