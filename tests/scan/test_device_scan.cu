@@ -26,7 +26,7 @@ std::vector<std::int64_t> scan_sizes() {
   const std::int64_t tile = tile_of<T>();
   const std::int64_t one_block = default_scan_policy<T>::single_block_max_items;
   std::vector<std::int64_t> sizes = {0, 1, 2, 31, 32, 33, 255, 257, tile - 1, tile, tile + 1,
-                                     one_block - 1, one_block, one_block + 1, 32 * tile + 1, 999983};
+                                     one_block - 1, one_block, one_block + 1, 10'000, 32 * tile + 1, 999983};
   sizes.push_back(max_test_items(10'000'019));
   return sizes;
 }

@@ -6,6 +6,7 @@
 #include <upsweep/scan/block_load_store.cuh>
 #include <upsweep/scan/block_reduce.cuh>
 #include <upsweep/util/arch.cuh>
+#include <upsweep/util/cluster.cuh>
 #include <upsweep/util/maybe.cuh>
 
 #include <cuda/std/iterator>
@@ -44,31 +45,59 @@ __device__ __forceinline__ void fold_tile_striped(InputIt tile, long long valid,
   }
 }
 
+// Fold of tiles first, first + stride, ... into this thread's value.
+template <class Policy, class InputIt, class Acc, class Op>
+__device__ __forceinline__ maybe<Acc> fold_tiles(InputIt d_in, long long num_items, long long first, long long stride,
+                                                 Op& op) {
+  using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
+  const long long num_tiles = ceil_div<long long>(num_items, Policy::tile_items);
+  const long long full_tiles = num_items / Policy::tile_items;
+  maybe<Acc> acc = {Acc{}, false};
+  long long tile = first;
+  if constexpr (is_plain_pointer_v<InputIt> && vectorizable_v<in_t, Policy::items_per_thread>) {
+    if (is_vector_aligned(d_in)) {
+      for (; tile < full_tiles; tile += stride) fold_full_tile_vectorized<Policy>(d_in + tile * Policy::tile_items, acc, op);
+    }
+  }
+  for (; tile < num_tiles; tile += stride) {
+    const long long tile_first = tile * Policy::tile_items;
+    fold_tile_striped<Policy>(d_in + tile_first, num_items - tile_first, acc, op);
+  }
+  return acc;
+}
+
 // Each block reduces tiles blockIdx.x, blockIdx.x + gridDim.x, ...; block b's result goes to
 // d_out[b], with `init` in front when given (the final pass).
 template <class Policy, class InputIt, class OutputIt, class Acc, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
     reduce_kernel(InputIt d_in, long long num_items, OutputIt d_out, Op op, maybe<Acc> init) {
-  using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   __shared__ typename block_reduce<Acc, Policy::block_threads>::storage storage;
-  const long long num_tiles = ceil_div<long long>(num_items, Policy::tile_items);
-  const long long full_tiles = num_items / Policy::tile_items;
-  maybe<Acc> acc = {Acc{}, false};
-  long long tile = blockIdx.x;
-  if constexpr (is_plain_pointer_v<InputIt> && vectorizable_v<in_t, Policy::items_per_thread>) {
-    if (is_vector_aligned(d_in)) {
-      for (; tile < full_tiles; tile += gridDim.x) fold_full_tile_vectorized<Policy>(d_in + tile * Policy::tile_items, acc, op);
-    }
-  }
-  for (; tile < num_tiles; tile += gridDim.x) {
-    const long long first = tile * Policy::tile_items;
-    fold_tile_striped<Policy>(d_in + first, num_items - first, acc, op);
-  }
+  const maybe<Acc> acc = fold_tiles<Policy, InputIt, Acc>(d_in, num_items, blockIdx.x, gridDim.x, op);
   const maybe<Acc> total = block_reduce<Acc, Policy::block_threads>(storage).reduce(acc, op);
   if (threadIdx.x == 0) {
     const maybe<Acc> result = combine(init, total, op);
     if (result.valid) d_out[blockIdx.x] = result.value;
   }
+}
+
+// One cluster reduces the whole input in one launch, without temporary storage: block r folds
+// tiles r, r + cluster_blocks, ..., then block 0 reads the others' totals from their shared memory.
+template <class Policy, class InputIt, class Acc, class Op>
+__global__ void __launch_bounds__(Policy::block_threads)
+    cluster_reduce_kernel(InputIt d_in, long long num_items, Acc* d_out, Op op, Acc init) {
+  __shared__ typename block_reduce<Acc, Policy::block_threads>::storage storage;
+  __shared__ maybe<Acc> block_total;
+  const unsigned rank = cluster_rank();
+  const maybe<Acc> acc = fold_tiles<Policy, InputIt, Acc>(d_in, num_items, rank, cluster_blocks, op);
+  const maybe<Acc> total = block_reduce<Acc, Policy::block_threads>(storage).reduce(acc, op);
+  if (threadIdx.x == 0) block_total = total;
+  cluster_barrier();
+  if (rank == 0 && threadIdx.x == 0) {
+    maybe<Acc> result = {init, true};
+    for (unsigned r = 0; r < cluster_blocks; ++r) result = combine(result, read_block_shared(&block_total, r), op);
+    *d_out = result.value;
+  }
+  cluster_barrier();  // the totals stay in shared memory until block 0 has read them
 }
 
 }  // namespace upsweep::detail

@@ -92,6 +92,20 @@ __device__ __forceinline__ bool tile_is_full(long long tile, long long num_tiles
   return tile < num_tiles - 1 || num_items % Policy::tile_items == 0;
 }
 
+// Total of a tile's first `valid` items, held blocked (load_tile), returned to every thread.
+// Barrier before reusing `s`.
+template <class Policy, class Acc, class Op>
+__device__ __forceinline__ maybe<Acc> tile_total(const Acc (&items)[Policy::items_per_thread], long long valid, Op op,
+                                                 typename block_reduce<Acc, Policy::block_threads>::storage& s) {
+  constexpr int ipt = Policy::items_per_thread;
+  const long long mine = valid - static_cast<long long>(threadIdx.x) * ipt;
+  maybe<Acc> thread_total = {items[0], false};
+#pragma unroll
+  for (int i = 0; i < ipt; ++i)
+    if (i < mine) thread_total = combine(thread_total, maybe<Acc>{items[i], true}, op);
+  return block_reduce<Acc, Policy::block_threads>(s).reduce(thread_total, op);
+}
+
 // Publishes the aggregate of `tile`, whose copy into `buffer` (full tiles) this thread started:
 // waits for the copy, reduces the tile across the block. A partial last tile is loaded here
 // instead and only its valid items count.
@@ -100,22 +114,15 @@ __device__ __forceinline__ void reduce_and_publish(const In* d_in, long long til
                                                    long long num_items, Buffer& buffer, const State& state, Op op,
                                                    const maybe<Acc>& seed,
                                                    typename block_reduce<Acc, Policy::block_threads>::storage& s) {
-  constexpr int ipt = Policy::items_per_thread;
-  Acc items[ipt];
+  Acc items[Policy::items_per_thread];
   const long long tile_first = tile * Policy::tile_items;
-  const bool full = tile_is_full<Policy>(tile, num_tiles, num_items);
-  if (full) {
+  if (tile_is_full<Policy>(tile, num_tiles, num_items)) {
     wait_async_copies<0>();
     read_prefetched_tile(buffer, items);
   } else {
     load_tile<Policy::io, Policy::block_threads>(d_in + tile_first, num_items - tile_first, items, buffer);
   }
-  const long long valid = full ? ipt : num_items - tile_first - static_cast<long long>(threadIdx.x) * ipt;
-  maybe<Acc> thread_total = {items[0], false};
-#pragma unroll
-  for (int i = 0; i < ipt; ++i)
-    if (i < valid) thread_total = combine(thread_total, maybe<Acc>{items[i], true}, op);
-  const maybe<Acc> total = block_reduce<Acc, Policy::block_threads>(s).reduce(thread_total, op);
+  const maybe<Acc> total = tile_total<Policy>(items, num_items - tile_first, op, s);
   if (threadIdx.x == 0) publish_aggregate(state, tile, total.value, seed, op);
 }
 
@@ -170,6 +177,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
   }
 }
 
+// block_scan prefix callback returning a known prefix (or none).
 template <class T>
 struct carried_prefix {
   maybe<T> carry;
