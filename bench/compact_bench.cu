@@ -369,9 +369,10 @@ void register_run_length_encode(const char* type, int rate, bool headline = fals
 }
 
 // A select policy of the default loads and look-back pause: tile shape and resident blocks.
-template <int Threads, int ItemsPerThread, int MinBlocksPerSm, int SettleNs = 0>
+template <int Threads, int ItemsPerThread, int MinBlocksPerSm, int SettleNs = 0,
+          upsweep::tile_schedule Schedule = upsweep::tile_schedule::block_per_tile>
 using select_shape = upsweep::select_policy<Threads, ItemsPerThread, upsweep::tile_io::transpose,
-                                            upsweep::default_look_back_delay_ns, MinBlocksPerSm, SettleNs>;
+                                            upsweep::default_look_back_delay_ns, MinBlocksPerSm, SettleNs, Schedule>;
 
 // A select_if row over int32 at 50 % with the given policy, under tune/select_if_i32_50pct/.
 template <class Policy>
@@ -404,6 +405,11 @@ const bool registered = register_later([] {
   add_select_tune_row<select_shape<256, 16, 6, 1200>>("min_blocks_6_settle1200", tune_sizes);
   add_select_tune_row<select_shape<256, 16, 6, 2000>>("min_blocks_6_settle2000", tune_sizes);
   add_select_tune_row<select_shape<256, 32, 3, 1200>>("256x32_min_blocks_3_settle1200", tune_sizes);
+  // The scan's reduce-ahead schedule.
+  add_select_tune_row<select_shape<256, 16, 6, 0, upsweep::tile_schedule::reduce_ahead>>("min_blocks_6_reduce_ahead",
+                                                                                       tune_sizes);
+  add_select_tune_row<select_shape<256, 16, 5, 0, upsweep::tile_schedule::reduce_ahead>>("min_blocks_5_reduce_ahead",
+                                                                                       tune_sizes);
   register_partition<std::int32_t>("i32", 1);
   register_partition<std::int32_t>("i32", 99);
   register_partition<std::int64_t>("i64", 50);

@@ -115,6 +115,25 @@ TYPED_TEST(DeviceSelectTyped, CountIfMatchesTheHostCount) {
 
 class DeviceSelect : public gpu_test {};
 
+// The reduce-ahead schedule on two persistent blocks, so that each takes many tiles even at the
+// sanitizers' capped sizes.
+using two_block_reduce_ahead = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6, 0,
+                                             tile_schedule::reduce_ahead, 2>;
+
+TEST_F(DeviceSelect, ReduceAheadOnTwoBlocksMatchesCopyIfInAndOutOfPlace) {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const auto select = [](void* t, std::size_t& b, const int* in, int* out, std::int64_t* c, std::int64_t n,
+                         cudaStream_t s) {
+    return upsweep::select_if<two_block_reduce_ahead>(t, b, in, out, c, n, is_marked{}, s);
+  };
+  const std::int64_t sizes[] = {3 * 4096 + 5, 16 * 4096, max_test_items(999983)};
+  for_each_marked_input<int>(sizes, every_pattern(), seed, [&](const std::vector<int>& in) {
+    run_compact<int>(in, select, copy_marked(in));
+    run_compact<int>(in, select, copy_marked(in), true);
+  });
+}
+
 TEST_F(DeviceSelect, EveryPatternAtEverySizeMatchesCopyIf) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));

@@ -30,6 +30,16 @@ __device__ __forceinline__ void prefetch_tile(const T* tile_begin, tile_exchange
   }
 }
 
+namespace detail {
+
+// Whether `tile` holds a whole tile of items (every tile but a partial last one).
+template <class Policy>
+__device__ __forceinline__ bool tile_is_full(long long tile, long long num_tiles, long long num_items) {
+  return tile < num_tiles - 1 || num_items % Policy::tile_items == 0;
+}
+
+}  // namespace detail
+
 // Blocked registers from a tile whose copy this thread has waited for (wait_async_copies). The
 // __syncwarp inside makes the other lanes' copies visible: each warp reads only its own part.
 template <int BlockThreads, int IPT, class T, class Acc>

@@ -8,6 +8,7 @@
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
 #include <upsweep/util/error.hpp>
+#include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
 #include <cuda/std/iterator>
@@ -83,8 +84,28 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   bool ordered = false;
   if constexpr (Output == select_output::survivors) ordered = output_may_alias_input(d_in, d_out, num_items);
   UPSWEEP_CUDA_RETURN(count_tile_state::initialize(allocations[0], num_tiles, stream));
-  select_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(
-      d_in, d_out, d_num_selected, num_items, num_tiles, source, count_tile_state(allocations[0], ordered));
+  const count_tile_state state(allocations[0], ordered);
+  if constexpr (Policy::schedule == tile_schedule::reduce_ahead && cuda::std::is_pointer_v<InputIt>) {
+    // Stencil flags would need a third tile buffer: those keep a block per tile.
+    using flag_buffer_t = typename flag_value<Source, Policy::block_threads, Policy::items_per_thread>::buffer;
+    if constexpr (prefetchable_v<item_t, Policy::items_per_thread> &&
+                  cuda::std::is_same_v<flag_buffer_t, no_flag_buffer>) {
+      constexpr auto kernel = select_reduce_ahead_kernel<Policy, Output, item_t, OutputIt, Source, count_tile_state>;
+      int resident = 0;
+      UPSWEEP_CUDA_RETURN((resident_blocks<kernel, Policy::block_threads>(resident)));
+      if (Policy::persistent_grid_limit > 0 && resident > Policy::persistent_grid_limit)
+        resident = Policy::persistent_grid_limit;
+      // Worth it once blocks take several tiles (as for the scan).
+      if (num_tiles > resident && reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0) {
+        kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(d_in, d_out, d_num_selected,
+                                                                                      num_items, num_tiles, source,
+                                                                                      state);
+        return cudaGetLastError();
+      }
+    }
+  }
+  select_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(d_in, d_out, d_num_selected, num_items,
+                                                                           num_tiles, source, state);
   return cudaGetLastError();
 }
 

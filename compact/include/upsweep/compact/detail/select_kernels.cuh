@@ -6,8 +6,11 @@
 #pragma once
 
 #include <upsweep/scan/block_load_store.cuh>
+#include <upsweep/scan/block_reduce.cuh>
 #include <upsweep/scan/block_scan.cuh>
+#include <upsweep/scan/tile_prefetch.cuh>
 #include <upsweep/scan/tile_state.cuh>
+#include <upsweep/util/async_copy.cuh>
 #include <upsweep/util/maybe.cuh>
 #include <upsweep/util/shuffle.cuh>
 
@@ -145,7 +148,8 @@ __device__ __forceinline__ void flag_items(run_head_flags<T, false>& source, lon
 // only its base may need 64. Publishes the tile's count to the tile state (64-bit counts, or
 // 32-bit ones when every count fits: see select_dispatch), looks back, and leaves the base in
 // shared memory (read after the block scan's barrier); the tile-local scan gets no prefix.
-template <class State, int DelayNs, int SettleNs>
+// Published: the tile's count went out earlier (reduce-ahead), so only look back.
+template <class State, int DelayNs, int SettleNs, bool Published = false>
 struct tile_base_look_back {
   const State& state;
   long long tile_idx;
@@ -154,9 +158,15 @@ struct tile_base_look_back {
   __device__ maybe<int> operator()(const int& tile_kept) {
     using value_t = typename State::value_type;
     using plus_t = cuda::std::plus<value_t>;
-    look_back_prefix<value_t, State, plus_t, DelayNs, false, SettleNs> prefix{state, tile_idx, plus_t{},
-                                                                           maybe<value_t>{0, true}};
-    const maybe<value_t> base = prefix(static_cast<value_t>(tile_kept));
+    const maybe<value_t> none_before = {0, true};
+    maybe<value_t> base;
+    if constexpr (Published) {
+      base = prefix_after_publishing<value_t, DelayNs, false>(state, tile_idx, static_cast<value_t>(tile_kept),
+                                                              none_before, plus_t{});
+    } else {
+      look_back_prefix<value_t, State, plus_t, DelayNs, false, SettleNs> prefix{state, tile_idx, plus_t{}, none_before};
+      base = prefix(static_cast<value_t>(tile_kept));
+    }
     if (detail::lane_id() == 0) kept_first = static_cast<count_t>(base.value);
     return {0, true};
   }
@@ -166,14 +176,21 @@ struct tile_base_look_back {
 // survivors before the tile go to `kept_first` through the block scan's prefix callback, which
 // publishes the count and looks back at the predecessors' (the split tile state: release on
 // publish, acquire on read).
-template <class Policy, int IPT, class State>
+template <int IPT>
+__device__ __forceinline__ int count_kept(const bool (&keep)[IPT]) {
+  int count = 0;
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) count += keep[i] ? 1 : 0;
+  return count;
+}
+
+template <class Policy, int IPT, class State, bool Published = false>
 __device__ __forceinline__ int count_survivors_before(long long tile_idx, const bool (&keep)[IPT], int& thread_first,
                                                       const State& state, count_t& kept_first,
                                                       typename block_scan<int, Policy::block_threads>::storage& s) {
-  int counts[1] = {0};
-#pragma unroll
-  for (int i = 0; i < IPT; ++i) counts[0] += keep[i] ? 1 : 0;
-  tile_base_look_back<State, Policy::look_back_delay_ns, Policy::look_back_settle_ns> prefix{state, tile_idx, kept_first};
+  int counts[1] = {count_kept(keep)};
+  tile_base_look_back<State, Policy::look_back_delay_ns, Policy::look_back_settle_ns, Published> prefix{state, tile_idx,
+                                                                                                     kept_first};
   const int tile_kept = block_scan<int, Policy::block_threads>(s).exclusive_scan(counts, cuda::std::plus<int>{}, prefix);
   thread_first = counts[0];
   return tile_kept;
@@ -221,6 +238,27 @@ __device__ __forceinline__ void write_staged(const tile_output& tile, long long 
 }
 
 
+// After the block scan: the count (last tile) and the tile's output, staged through `staging`
+// (the tile's item buffer, free once the scan's barriers have passed). kept_first was published
+// by the scan's last barrier; items past the end were flagged 0.
+template <class Policy, select_output Output, class T, int IPT, class OutputIt>
+__device__ __forceinline__ void write_tile_output(long long tile_idx, long long num_tiles, long long num_items,
+                                                  const T (&items)[IPT], const bool (&keep)[IPT], int kept,
+                                                  int thread_first, const count_t& kept_first_shared, OutputIt d_out,
+                                                  count_t* d_num_selected, T* staging) {
+  const count_t kept_first = kept_first_shared;
+  if (tile_idx == num_tiles - 1 && threadIdx.x == 0) *d_num_selected = kept_first + kept;
+  if constexpr (Output != select_output::count_only) {
+    const long long tile_first = tile_idx * Policy::tile_items;
+    const long long valid = num_items - tile_first;
+    const tile_output tile{kept_first, kept, static_cast<int>(valid < Policy::tile_items ? valid : Policy::tile_items)};
+    stage_survivors<Output>(tile, items, keep, thread_first, staging);
+    __syncthreads();
+    write_staged<Policy, Output>(tile, tile_first, num_items, staging, d_out);
+    // The next tile's claim and barrier come before anything overwrites the staging area.
+  }
+}
+
 // In place (d_out == d_in, survivors mode) is safe:
 //  - tile t writes only below p_t + c_t <= (its first index) + (its item count), p_t and c_t being
 //    the survivors before it and in it; so it never touches a later tile's input;
@@ -248,17 +286,8 @@ __device__ __forceinline__ void select_tile(long long tile_idx, long long num_ti
   load_tile<Policy::io, Policy::block_threads, ipt>(d_in + tile_first, valid, items, s.exchange.items);
   flag_items<Policy>(source, tile_first, valid, items, keep, s);
   const int kept = count_survivors_before<Policy>(tile_idx, keep, thread_first, state, s.kept_first, s.scan);
-  // The block scan's last barrier published kept_first; items past the end were flagged 0.
-  const count_t kept_first = s.kept_first;
-  if (tile_idx == num_tiles - 1 && threadIdx.x == 0) *d_num_selected = kept_first + kept;
-  if constexpr (Output != select_output::count_only) {
-    // The loads are done (the scan's barriers), so the item buffer becomes the staging area.
-    const tile_output tile{kept_first, kept, static_cast<int>(valid < Policy::tile_items ? valid : Policy::tile_items)};
-    stage_survivors<Output>(tile, items, keep, thread_first, s.exchange.items.items);
-    __syncthreads();
-    write_staged<Policy, Output>(tile, tile_first, num_items, s.exchange.items.items, d_out);
-    // The next tile's claim and barrier come before anything overwrites the staging area.
-  }
+  write_tile_output<Policy, Output>(tile_idx, num_tiles, num_items, items, keep, kept, thread_first, s.kept_first,
+                                    d_out, d_num_selected, s.exchange.items.items);
 }
 
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source, class State>
@@ -276,6 +305,88 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     if (tile_idx >= num_tiles) return;
     select_tile<Policy, Output>(tile_idx, num_tiles, num_items, d_in, d_out, d_num_selected, source, state, storage);
     if (one_claim_each(num_tiles)) return;
+  }
+}
+
+// Shared storage of the reduce-ahead select: two item buffers (the claimed tile's copy lands in
+// one while the tile before it is flagged, scanned and staged from the other), the flag buffer,
+// the scans.
+template <class Policy, class T, class FlagBuffer>
+struct select_reduce_ahead_storage {
+  tile_exchange_storage<T, Policy::block_threads, Policy::items_per_thread> stages[2];
+  struct {
+    FlagBuffer flags;
+  } exchange;
+  typename block_scan<int, Policy::block_threads>::storage scan;
+  typename block_reduce<int, Policy::block_threads>::storage reduce;
+  long long claim;
+  count_t kept_first;
+};
+
+// The items of `tile` in blocked registers: from its copy when full (copied by this block), else
+// loaded (the partial last tile).
+template <class Policy, class T, int IPT>
+__device__ __forceinline__ void tile_items_of(const T* d_in, long long tile, long long num_tiles, long long num_items,
+                                              tile_exchange_storage<T, Policy::block_threads, IPT>& buffer,
+                                              T (&items)[IPT]) {
+  const long long tile_first = tile * Policy::tile_items;
+  if (tile_is_full<Policy>(tile, num_tiles, num_items))
+    read_prefetched_tile(buffer, items);
+  else
+    load_tile<Policy::io, Policy::block_threads, IPT>(d_in + tile_first, num_items - tile_first, items, buffer);
+}
+
+// Select with the scan's reduce-ahead schedule (device_scan_reduce_ahead_kernel): each iteration
+// claims a tile, copies it into shared memory, flags it and publishes its count at once, then
+// flags, scans and writes the tile claimed one iteration earlier, whose look-back finds its
+// predecessors mostly inclusive. Flags are computed twice (cheap next to a second read of the
+// items). In place stays safe as in select_tile: a tile writes only after its look-back, and
+// every tile's items are in shared memory before its count is published. d_in 16-byte aligned.
+template <class Policy, select_output Output, class T, class OutputIt, class Source, class State>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
+    select_reduce_ahead_kernel(const T* d_in, OutputIt d_out, count_t* d_num_selected, long long num_items,
+                               long long num_tiles, Source source, State state) {
+  static_assert(State::orders_memory, "in-place select needs a tile state that can order memory");
+  constexpr int ipt = Policy::items_per_thread;
+  __shared__ select_reduce_ahead_storage<Policy, T,
+                                         typename flag_value<Source, Policy::block_threads, ipt>::buffer>
+      s;
+  long long waiting = -1;  // the tile whose count is published and output is not written
+  for (int stage = 0;; stage ^= 1) {
+    if (threadIdx.x == 0) s.claim = state.claim_tile();
+    __syncthreads();  // the reduction's and the scan's barriers keep the next claim from overtaking this read
+    const long long claimed = s.claim;
+    if (claimed < num_tiles) {
+      auto& buffer = s.stages[stage ^ 1];
+      const long long tile_first = claimed * Policy::tile_items;
+      if (tile_is_full<Policy>(claimed, num_tiles, num_items)) {
+        prefetch_tile<Policy::block_threads>(d_in + tile_first, buffer);
+        commit_async_copies();
+        wait_async_copies<0>();
+      }
+      T items[ipt];
+      bool keep[ipt];
+      tile_items_of<Policy>(d_in, claimed, num_tiles, num_items, buffer, items);
+      flag_items<Policy>(source, tile_first, num_items - tile_first, items, keep, s);
+      const int kept = block_reduce<int, Policy::block_threads>(s.reduce).reduce(count_kept(keep), cuda::std::plus<int>{});
+      if (threadIdx.x == 0)
+        publish_aggregate(state, claimed, static_cast<count_t>(kept), maybe<count_t>{0, true}, cuda::std::plus<count_t>{});
+    }
+    if (waiting >= 0) {
+      auto& buffer = s.stages[stage];
+      const long long tile_first = waiting * Policy::tile_items;
+      T items[ipt];
+      bool keep[ipt];
+      int thread_first;
+      tile_items_of<Policy>(d_in, waiting, num_tiles, num_items, buffer, items);
+      flag_items<Policy>(source, tile_first, num_items - tile_first, items, keep, s);
+      const int kept =
+          count_survivors_before<Policy, ipt, State, true>(waiting, keep, thread_first, state, s.kept_first, s.scan);
+      write_tile_output<Policy, Output>(waiting, num_tiles, num_items, items, keep, kept, thread_first, s.kept_first,
+                                        d_out, d_num_selected, buffer.items);
+    }
+    if (claimed >= num_tiles) return;
+    waiting = claimed;
   }
 }
 

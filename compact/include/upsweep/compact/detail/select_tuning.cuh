@@ -3,13 +3,15 @@
 #pragma once
 
 #include <upsweep/scan/block_load_store.cuh>
+#include <upsweep/scan/detail/scan_tuning.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 
 namespace upsweep {
 
 template <int BlockThreads, int ItemsPerThread, tile_io Io = tile_io::transpose,
-          int LookBackDelayNs = default_look_back_delay_ns, int MinBlocksPerSm = 1, int LookBackSettleNs = 0>
+          int LookBackDelayNs = default_look_back_delay_ns, int MinBlocksPerSm = 1, int LookBackSettleNs = 0,
+          tile_schedule Schedule = tile_schedule::block_per_tile, int PersistentGridLimit = 0>
 struct select_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -21,6 +23,12 @@ struct select_policy {
   static constexpr int min_blocks_per_sm = MinBlocksPerSm;
   // Pause after publishing a tile's count, before looking back (detail::settle_before_look_back).
   static constexpr int look_back_settle_ns = LookBackSettleNs;
+  // Persistent blocks publishing a claimed tile's count before writing the tile claimed one
+  // iteration earlier (select_reduce_ahead_kernel), as the scan does; needs a 16-byte aligned
+  // pointer input and blocks that take several tiles, else a block per tile.
+  static constexpr tile_schedule schedule = Schedule;
+  // Reduce-ahead's grid: the resident blocks, or at most this many when positive (tests).
+  static constexpr int persistent_grid_limit = PersistentGridLimit;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   static_assert(ItemsPerThread >= 1, "at least one item per thread");
@@ -48,9 +56,12 @@ constexpr int default_select_min_blocks() {
 
 // 256 x 16 for 4-byte items, as the scan. H200 2026-11-22 (select_if int32 50 % at 10^9, CUB
 // 2.22 ms): a 1200 ns pause between publishing a tile's count and looking back took 2.93 ms to
-// 2.53 (600 and 2000 ns: the same); 256 x 32 at 3 blocks with the pause 2.35.
+// 2.53 (600 and 2000 ns: the same); 256 x 32 at 3 blocks with the pause 2.35. Reduce-ahead for
+// 4-byte items, as for the scan (where it measured 1.11x CUB).
 template <class T>
-using default_select_policy = select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose,
-                                            default_look_back_delay_ns, detail::default_select_min_blocks<T>(), 1200>;
+using default_select_policy =
+    select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns,
+                  detail::default_select_min_blocks<T>(), 1200,
+                  sizeof(T) == 4 ? tile_schedule::reduce_ahead : tile_schedule::block_per_tile>;
 
 }  // namespace upsweep

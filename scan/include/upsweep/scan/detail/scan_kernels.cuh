@@ -87,11 +87,6 @@ struct reduce_ahead_storage {
   long long claim;
 };
 
-template <class Policy>
-__device__ __forceinline__ bool tile_is_full(long long tile, long long num_tiles, long long num_items) {
-  return tile < num_tiles - 1 || num_items % Policy::tile_items == 0;
-}
-
 // Total of a tile's first `valid` items, held blocked (load_tile), returned to every thread.
 // Barrier before reusing `s`.
 template <class Policy, class Acc, class Op>
