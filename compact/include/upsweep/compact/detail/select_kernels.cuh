@@ -145,10 +145,10 @@ __device__ __forceinline__ void flag_items(run_head_flags<T, false>& source, lon
 }
 
 // block_scan prefix callback that keeps the block scan in 32 bits: a tile's counts fit an int,
-// only its base may need 64. Publishes the tile's count to the tile state (64-bit counts, or
-// 32-bit ones when every count fits: see select_dispatch), looks back, and leaves the base in
-// shared memory (read after the block scan's barrier); the tile-local scan gets no prefix.
-// Published: the tile's count went out earlier (reduce-ahead), so only look back.
+// only its base may need 64. Publishes the tile's count to the tile state (count_tile_state's
+// 62-bit counts), looks back, and leaves the base in shared memory (read after the block scan's
+// barrier); the tile-local scan gets no prefix. Published: the tile's count went out earlier
+// (reduce-ahead), so it only looks back.
 template <class State, int DelayNs, int SettleNs, bool Published = false>
 struct tile_base_look_back {
   const State& state;
@@ -172,10 +172,7 @@ struct tile_base_look_back {
   }
 };
 
-// Survivors of the tile before this thread's first item; returns the tile's survivors. The
-// survivors before the tile go to `kept_first` through the block scan's prefix callback, which
-// publishes the count and looks back at the predecessors' (the split tile state: release on
-// publish, acquire on read).
+// Items this thread keeps.
 template <int IPT>
 __device__ __forceinline__ int count_kept(const bool (&keep)[IPT]) {
   int count = 0;
@@ -184,6 +181,10 @@ __device__ __forceinline__ int count_kept(const bool (&keep)[IPT]) {
   return count;
 }
 
+// Survivors of the tile before this thread's first item; returns the tile's survivors. The
+// survivors before the tile go to `kept_first` through the block scan's prefix callback, which
+// publishes the count (unless Published) and looks back at the predecessors' (count_tile_state:
+// release on publish and acquire on read only when the output may alias the input).
 template <class Policy, int IPT, class State, bool Published = false>
 __device__ __forceinline__ int count_survivors_before(long long tile_idx, const bool (&keep)[IPT], int& thread_first,
                                                       const State& state, count_t& kept_first,
