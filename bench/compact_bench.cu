@@ -11,6 +11,7 @@
 
 #include <upsweep/compact/device_partition.cuh>
 #include <upsweep/compact.hpp>
+#include <upsweep/compact/detail/run_length_dispatch.cuh>
 #include <upsweep/compact/device_select.cuh>
 
 #include <cub/device/device_partition.cuh>
@@ -32,6 +33,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace upsweep::bench {
 namespace {
@@ -302,14 +304,19 @@ void cub_run_length_encode(benchmark::State& state, int rate) {
 }
 
 // 64-bit run lengths (the API's), counted as CUB's int ones in the bytes, to compare like for like.
-template <class T>
+// Policy void: the compiled API; else the template dispatch with that policy (tune rows).
+template <class T, class Policy = void>
 void upsweep_run_length_encode(benchmark::State& state, int rate) {
   const std::int64_t n = state.range(0);
   device_array<T> in(n), values(n);
   device_array<std::int64_t> lengths(n), count(1);
   fill_runs(in.ptr, n, rate);
   time_with_temp_storage(state, n, encode_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return upsweep::run_length_encode(temp, bytes, in.ptr, values.ptr, lengths.ptr, count.ptr, n, s);
+    if constexpr (std::is_void_v<Policy>)
+      return upsweep::run_length_encode(temp, bytes, in.ptr, values.ptr, lengths.ptr, count.ptr, n, s);
+    else
+      return upsweep::detail::dispatch_run_length_encode<Policy>(temp, bytes, static_cast<const T*>(in.ptr),
+                                                                 values.ptr, lengths.ptr, count.ptr, n, s);
   });
   check_unique(in.ptr, values.ptr, count.ptr, n, lengths.ptr);
 }
@@ -382,6 +389,14 @@ void add_select_tune_row(const std::string& name, const std::vector<std::int64_t
   });
 }
 
+// A run_length_encode row over int32 at 50 % with the given policy, under tune/run_length_encode_i32_50pct/.
+template <class Policy>
+void add_run_length_tune_row(const std::string& name, const std::vector<std::int64_t>& sizes) {
+  add_row("tune/run_length_encode_i32_50pct/" + name, sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_run_length_encode<std::int32_t, Policy>(state, 50); });
+  });
+}
+
 const bool registered = register_later([] {
   constexpr bool headline = true;
   register_select_if<std::int32_t>("i32", 50, headline);  // bar: >= 1.05x CUB at 10^9
@@ -416,6 +431,10 @@ const bool registered = register_later([] {
   register_unique<std::int32_t>("i32", 50, headline);
   register_unique<std::int64_t>("i64", 50);
   register_run_length_encode<std::int32_t>("i32", 50, headline);
+  // Run-length encoding's tile and resident blocks (the default: select's 256 x 16 at 6, pause 1200).
+  add_run_length_tune_row<select_shape<256, 16, 4, 1200>>("min_blocks_4", tune_sizes);
+  add_run_length_tune_row<select_shape<256, 16, 6, 0>>("min_blocks_6_no_pause", tune_sizes);
+  add_run_length_tune_row<select_shape<256, 8, 8, 1200>>("256x8_min_blocks_8", tune_sizes);
 });
 
 }  // namespace

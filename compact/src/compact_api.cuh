@@ -1,12 +1,13 @@
 // Definitions of the compiled compaction API (see <upsweep/compact.hpp>), shared by the
 // compact_api_*.cu files that instantiate them a few element types at a time. select_if,
-// select_flagged, count_if and partition are the template layer's; unique and run_length_encode
-// are the select kernel with run-head flags (select_kernels.cuh, run_head_flags: no kernel of
-// their own but the final gather of run_length_encode).
+// select_flagged, count_if and partition are the template layer's; unique is the select kernel
+// with run-head flags (select_kernels.cuh, run_head_flags), run_length_encode its own one-pass
+// kernel (run_length_kernels.cuh).
 #pragma once
 
 #include <upsweep/compact.hpp>
 #include <upsweep/compact/detail/host_count.hpp>
+#include <upsweep/compact/detail/run_length_dispatch.cuh>
 #include <upsweep/compact/device_partition.cuh>
 #include <upsweep/compact/device_select.cuh>
 #include <upsweep/util/arch.cuh>
@@ -20,80 +21,23 @@
 
 namespace upsweep::detail {
 
-// 0, 1, 2, ...: the positions the select keeps when run_length_encode asks where runs start.
-struct position_iterator {
-  using value_type = std::int64_t;
-  using difference_type = long long;
-  using pointer = void;
-  using reference = std::int64_t;
-  using iterator_category = cuda::std::random_access_iterator_tag;
-
-  long long first;
-
-  __host__ __device__ position_iterator operator+(long long offset) const { return {first + offset}; }
-  __device__ std::int64_t operator[](long long i) const { return first + i; }
-};
-
-// Positions are made up, not read: select's output cannot alias them (relaxed tile state).
-template <>
-struct generates_items<position_iterator> : cuda::std::true_type {};
-
-// Run k starts at d_starts[k] and ends where run k + 1 starts (the last one at num_items).
-template <class T>
-__global__ void gather_runs_kernel(const T* d_in, const std::int64_t* d_starts, const std::int64_t* d_num_runs,
-                                   long long num_items, T* d_unique_out, std::int64_t* d_run_lengths) {
-  const long long num_runs = *d_num_runs;
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long k = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; k < num_runs; k += stride) {
-    const long long start = d_starts[k];
-    const long long end = k + 1 < num_runs ? d_starts[k + 1] : num_items;
-    d_unique_out[k] = d_in[start];
-    d_run_lengths[k] = end - start;
-  }
-}
-
-inline constexpr int gather_block_threads = 256;
-inline constexpr long long gather_max_blocks = 4096;
-
 template <class T>
 cudaError_t unique_core(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
                         std::int64_t* d_num_selected, std::int64_t num_items, cudaStream_t stream) {
   // The run-head flags read d_in[i - 1], which an in-place output may already have replaced.
   if (d_temp_storage != nullptr && ranges_overlap(d_in, d_out, num_items)) return cudaErrorInvalidValue;
   return dispatch_select<select_policy_t<void, const T*>, select_output::survivors>(
-      d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, run_head_flags<T, true>{d_in},
+      d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, run_head_flags<T>{d_in},
       stream);
 }
 
-// Temporary storage: the select's, then num_items run starts.
 template <class T>
 cudaError_t run_length_encode_core(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,
                                    T* d_unique_out, std::int64_t* d_run_lengths, std::int64_t* d_num_runs,
                                    std::int64_t num_items, cudaStream_t stream) {
-  if (num_items < 0) return cudaErrorInvalidValue;
-  std::size_t select_bytes = 0;
-  const auto select_starts = [&](void* d_temp, std::int64_t* d_starts) {
-    return dispatch_select<select_policy_t<void, position_iterator>, select_output::survivors>(
-        d_temp, select_bytes, position_iterator{0}, d_starts, d_num_runs, num_items, run_head_flags<T, false>{d_in},
-        stream);
-  };
-  UPSWEEP_CUDA_RETURN(select_starts(nullptr, nullptr));
-  void* allocations[2] = {};
-  const std::size_t sizes[2] = {select_bytes, static_cast<std::size_t>(num_items) * sizeof(std::int64_t)};
-  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
-  if (d_temp_storage == nullptr) return cudaSuccess;
-  if (num_items > 0 && (d_in == nullptr || d_unique_out == nullptr || d_run_lengths == nullptr))
-    return cudaErrorInvalidValue;
-  if (ranges_overlap(d_in, d_unique_out, num_items) || ranges_overlap(d_in, d_run_lengths, num_items))
-    return cudaErrorInvalidValue;  // the gather reads d_in after the select wrote its outputs
-  auto* d_starts = static_cast<std::int64_t*>(allocations[1]);
-  UPSWEEP_CUDA_RETURN(select_starts(allocations[0], d_starts));  // also writes *d_num_runs = 0 for n = 0
-  if (num_items == 0) return cudaSuccess;
-  const long long wanted = ceil_div<long long>(num_items, gather_block_threads);
-  const unsigned grid = static_cast<unsigned>(wanted < gather_max_blocks ? wanted : gather_max_blocks);
-  gather_runs_kernel<<<grid, gather_block_threads, 0, stream>>>(d_in, d_starts, d_num_runs, num_items, d_unique_out,
-                                                                 d_run_lengths);
-  return cudaGetLastError();
+  return dispatch_run_length_encode<default_run_length_policy<T>>(d_temp_storage, temp_storage_bytes, d_in,
+                                                                  d_unique_out, d_run_lengths, d_num_runs, num_items,
+                                                                  stream);
 }
 
 }  // namespace upsweep::detail

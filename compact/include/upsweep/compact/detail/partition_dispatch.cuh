@@ -6,6 +6,7 @@
 #include <upsweep/compact/detail/select_dispatch.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/error.hpp>
+#include <upsweep/util/occupancy.hpp>
 
 #include <cuda/std/type_traits>
 
@@ -27,9 +28,13 @@ cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_b
       d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, predicate_flags<Pred>{pred},
       stream)));
   if (d_temp_storage == nullptr || num_items < 2) return cudaSuccess;
-  const std::int64_t most_pairs = num_items / 2;
-  const std::int64_t wanted = ceil_div<std::int64_t>(most_pairs, reverse_block_threads);
-  const unsigned grid = static_cast<unsigned>(wanted < reverse_max_blocks ? wanted : reverse_max_blocks);
+  // The split point is on the device; size the grid for the most pairs there can be.
+  int device = 0, sms = 0;
+  UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
+  UPSWEEP_CUDA_RETURN(sm_count(device, sms));  // cached per device
+  const std::int64_t wanted = ceil_div<std::int64_t>(num_items / 2, reverse_tile_pairs);
+  const std::int64_t resident = static_cast<std::int64_t>(sms) * reverse_blocks_per_sm;
+  const unsigned grid = static_cast<unsigned>(wanted < resident ? wanted : resident);
   reverse_rejected_kernel<<<grid, reverse_block_threads, 0, stream>>>(d_out, d_num_selected, num_items);
   return cudaGetLastError();
 }

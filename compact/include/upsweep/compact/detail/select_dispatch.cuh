@@ -27,19 +27,12 @@ using select_policy_t =
     cuda::std::conditional_t<cuda::std::is_void_v<Policy>,
                              default_select_policy<typename cuda::std::iterator_traits<InputIt>::value_type>, Policy>;
 
-// Whether an input iterator makes its items up instead of reading memory (RLE's positions), so
-// that no output can overlap it. Specialised where such an iterator is defined.
-template <class It>
-struct generates_items : cuda::std::false_type {};
-
 // Whether the tiles' writes may land on input that earlier tiles read (in place): then the tile
 // state orders memory (count_tile_state's ordered mode). Iterators other than plain pointers
-// cannot be compared, so they count as sharing memory unless the input generates its items.
+// cannot be compared, so they count as sharing memory.
 template <class InputIt, class OutputIt>
 bool output_may_alias_input(InputIt d_in, OutputIt d_out, std::int64_t num_items) {
-  if constexpr (generates_items<InputIt>::value) {
-    return false;
-  } else if constexpr (cuda::std::is_pointer_v<InputIt> && cuda::std::is_pointer_v<OutputIt>) {
+  if constexpr (cuda::std::is_pointer_v<InputIt> && cuda::std::is_pointer_v<OutputIt>) {
     return ranges_overlap(d_in, d_out, num_items);
   } else {
     return true;

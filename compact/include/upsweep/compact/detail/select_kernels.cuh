@@ -52,22 +52,11 @@ struct flag_value<stencil_flags<FlagIt>, BlockThreads, IPT> {
   using buffer = tile_exchange_storage<type, BlockThreads, IPT>;
 };
 
-// Run heads: item i differs from item i - 1 under == (item 0 always), for unique and run-length
-// encoding. FromInput: d_items is the input itself, whose tile is already in registers; else
-// (run-length encoding selects positions) the tile of d_items is loaded beside the input's.
-template <class T, bool FromInput>
+// Run heads: item i differs from item i - 1 under == (item 0 always), for unique. d_items is
+// the input itself, whose tile is already in registers.
+template <class T>
 struct run_head_flags {
   const T* d_items;
-};
-template <class T, int BlockThreads, int IPT>
-struct flag_value<run_head_flags<T, true>, BlockThreads, IPT> {
-  using type = bool;
-  using buffer = no_flag_buffer;
-};
-template <class T, int BlockThreads, int IPT>
-struct flag_value<run_head_flags<T, false>, BlockThreads, IPT> {
-  using type = bool;
-  using buffer = tile_exchange_storage<T, BlockThreads, IPT>;
 };
 
 template <class Pred>
@@ -131,16 +120,8 @@ __device__ __forceinline__ void mark_run_heads(const T* d_items, long long tile_
 }
 
 template <class Policy, class T, int IPT, class Storage>
-__device__ __forceinline__ void flag_items(run_head_flags<T, true>& source, long long tile_first, long long valid,
+__device__ __forceinline__ void flag_items(run_head_flags<T>& source, long long tile_first, long long valid,
                                            const T (&items)[IPT], bool (&keep)[IPT], Storage&) {
-  mark_run_heads(source.d_items, tile_first, valid, items, keep);
-}
-
-template <class Policy, class T, class In, int IPT, class Storage>
-__device__ __forceinline__ void flag_items(run_head_flags<T, false>& source, long long tile_first, long long valid,
-                                           const In (&)[IPT], bool (&keep)[IPT], Storage& s) {
-  T items[IPT];
-  load_tile<Policy::io, Policy::block_threads, IPT>(source.d_items + tile_first, valid, items, s.exchange.flags);
   mark_run_heads(source.d_items, tile_first, valid, items, keep);
 }
 

@@ -1,0 +1,87 @@
+// Host dispatch of run-length encoding: temporary storage sizing (the tile state of (heads, last
+// head) pairs: one word per tile below 2^31 items, the general split layout past that), clearing
+// it, and the one launch. No allocation, no synchronisation.
+#pragma once
+
+#include <upsweep/compact/detail/run_length_kernels.cuh>
+#include <upsweep/compact/detail/run_length_tile_state.cuh>
+#include <upsweep/compact/detail/select_tuning.cuh>
+#include <upsweep/scan/tile_state.cuh>
+#include <upsweep/util/arch.cuh>
+#include <upsweep/util/arguments.hpp>
+#include <upsweep/util/error.hpp>
+#include <upsweep/util/temp_storage.hpp>
+
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+
+namespace upsweep {
+
+// Select's tile and resident blocks, a block per tile, and select's pause before the look-back.
+// Not tuned on its own.
+template <class T>
+using default_run_length_policy =
+    select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns,
+                  detail::default_select_min_blocks<T>(), 1200>;
+
+}  // namespace upsweep
+
+namespace upsweep::detail {
+
+inline bool packs_run_tallies(std::int64_t num_items) { return num_items <= packed_run_tally_state::max_items; }
+
+template <class Policy>
+std::size_t run_length_state_bytes(std::int64_t num_items) {
+  if (num_items <= 0) return 0;
+  const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
+  return packs_run_tallies(num_items) ? packed_run_tally_state::bytes(num_tiles)
+                                      : tile_state<global_run_tally>::bytes(num_tiles);
+}
+
+template <class Policy, class T, class LengthT, class State>
+cudaError_t launch_run_length_encode(const T* d_in, T* d_unique_out, LengthT* d_run_lengths, std::int64_t* d_num_runs,
+                                     std::int64_t num_items, std::int64_t num_tiles, const State& state,
+                                     cudaStream_t stream) {
+  const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
+  run_length_encode_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(
+      d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state);
+  return cudaGetLastError();
+}
+
+template <class Policy, class T, class LengthT>
+cudaError_t dispatch_run_length_encode(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,
+                                       T* d_unique_out, LengthT* d_run_lengths, std::int64_t* d_num_runs,
+                                       std::int64_t num_items, cudaStream_t stream) {
+  static_assert(cuda::std::is_trivially_copyable_v<T>, "items must be trivially copyable");
+  static_assert(sizeof(T) >= 1 && sizeof(T) <= 16, "items of 1 to 16 bytes");
+  static_assert(cuda::std::is_integral_v<LengthT>, "run lengths are integers");
+  if (num_items < 0) return cudaErrorInvalidValue;
+  void* allocations[1] = {};
+  const std::size_t sizes[1] = {run_length_state_bytes<Policy>(num_items)};
+  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
+  if (d_temp_storage == nullptr) return cudaSuccess;
+  if (d_num_runs == nullptr) return cudaErrorInvalidValue;
+  if (num_items > 0 && (d_in == nullptr || d_unique_out == nullptr || d_run_lengths == nullptr))
+    return cudaErrorInvalidValue;
+  // A tile's first head reads the item before the tile, which an overlapping output may have replaced.
+  if (ranges_overlap(d_in, d_unique_out, num_items) || ranges_overlap(d_in, d_run_lengths, num_items))
+    return cudaErrorInvalidValue;
+  if (num_items == 0) return cudaMemsetAsync(d_num_runs, 0, sizeof(std::int64_t), stream);
+
+  const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
+  if (packs_run_tallies(num_items)) {
+    UPSWEEP_CUDA_RETURN(packed_run_tally_state::initialize(allocations[0], num_tiles, stream));
+    return launch_run_length_encode<Policy>(d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles,
+                                            packed_run_tally_state(allocations[0]), stream);
+  }
+  UPSWEEP_CUDA_RETURN(tile_state<global_run_tally>::initialize(allocations[0], num_tiles, stream));
+  return launch_run_length_encode<Policy>(d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles,
+                                          make_tile_state<global_run_tally>(allocations[0], num_tiles), stream);
+}
+
+}  // namespace upsweep::detail

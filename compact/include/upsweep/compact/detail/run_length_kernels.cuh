@@ -1,0 +1,164 @@
+// Run-length encoding in one pass. A run starts where an item differs from the one before it (a
+// run head, as for unique). Scanning (heads so far, position of the last head) over the input
+// gives every head its run number k and the position where run k - 1 started; so each head writes
+// its item as run k's value and the length of run k - 1, and the last tile adds the last run's
+// length. The tile's heads are counted by a block scan whose prefix callback does the decoupled
+// look-back (Merrill and Garland 2016) on those pairs; values and lengths are packed in shared
+// memory and written as contiguous runs, as select does.
+#pragma once
+
+#include <upsweep/compact/detail/select_kernels.cuh>
+#include <upsweep/scan/block_load_store.cuh>
+#include <upsweep/scan/block_scan.cuh>
+#include <upsweep/scan/tile_state.cuh>
+#include <upsweep/util/maybe.cuh>
+
+#include <cuda/std/cstdint>
+
+namespace upsweep::detail {
+
+// Heads counted so far and where the last of them sits (-1: none yet). Positions only grow along
+// the input, so the later part's last head is the larger position: the operator is (sum, max),
+// associative with identity {0, -1}. Pos is a tile-local int inside a tile, 64-bit across tiles.
+template <class Count, class Pos>
+struct run_tally {
+  Count heads;
+  Pos last_head;
+};
+
+using tile_run_tally = run_tally<int, int>;
+using global_run_tally = run_tally<cuda::std::int64_t, cuda::std::int64_t>;
+
+struct combine_run_tallies {
+  template <class Count, class Pos>
+  __device__ run_tally<Count, Pos> operator()(const run_tally<Count, Pos>& a, const run_tally<Count, Pos>& b) const {
+    return {a.heads + b.heads, a.last_head > b.last_head ? a.last_head : b.last_head};
+  }
+};
+
+// A tile's tally placed in the whole input.
+__device__ __forceinline__ global_run_tally in_input(const tile_run_tally& t, long long tile_first) {
+  return {t.heads, t.last_head >= 0 ? tile_first + t.last_head : -1};
+}
+
+template <class Policy, class T>
+struct run_length_storage {
+  tile_exchange_storage<T, Policy::block_threads, Policy::items_per_thread> items;  // then the run values
+  int lengths[Policy::tile_items];  // slot j: length of the tile's run j - 1 (j >= 1)
+  typename block_scan<tile_run_tally, Policy::block_threads>::storage scan;
+  long long tile_idx;
+  global_run_tally before;  // the tiles before this one, from the look-back
+};
+
+// block_scan prefix callback that keeps the block scan tile-local: publishes the tile's tally,
+// looks back, leaves what precedes the tile in shared memory and hands the block no prefix.
+template <class Policy, class State>
+struct run_tally_look_back {
+  const State& state;
+  long long tile_idx;
+  long long tile_first;
+  global_run_tally& before;
+
+  __device__ maybe<tile_run_tally> operator()(const tile_run_tally& tile_total) {
+    look_back_prefix<global_run_tally, State, combine_run_tallies, Policy::look_back_delay_ns, false,
+                     Policy::look_back_settle_ns>
+        prefix{state, tile_idx, combine_run_tallies{}, {{0, -1}, true}};
+    const maybe<global_run_tally> base = prefix(in_input(tile_total, tile_first));
+    if (lane_id() == 0) before = base.value;
+    return {{0, -1}, true};
+  }
+};
+
+// This thread's heads and the tile position of its last one.
+template <int IPT>
+__device__ __forceinline__ tile_run_tally tally_heads(const bool (&head)[IPT]) {
+  tile_run_tally t{0, -1};
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    if (head[i]) {
+      ++t.heads;
+      t.last_head = static_cast<int>(item_in_tile<IPT>(i));
+    }
+  }
+  return t;
+}
+
+// Packs the tile's run values (slot j: the tile's run j) and the lengths of the runs its heads
+// close (slot j >= 1: run j - 1, inside the tile). The run closed by the tile's first head began
+// in an earlier tile and may be longer than any int: its thread writes that length itself.
+template <int IPT, class T, class LengthT>
+__device__ __forceinline__ void stage_runs(const T (&items)[IPT], const bool (&head)[IPT], tile_run_tally running,
+                                           const global_run_tally& before, long long tile_first, T* values,
+                                           int* lengths, LengthT* d_run_lengths) {
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    if (!head[i]) continue;
+    const int position = static_cast<int>(item_in_tile<IPT>(i));
+    values[running.heads] = items[i];
+    if (running.heads > 0)
+      lengths[running.heads] = position - running.last_head;
+    else if (before.heads > 0)
+      d_run_lengths[before.heads - 1] = static_cast<LengthT>(tile_first + position - before.last_head);
+    ++running.heads;
+    running.last_head = position;
+  }
+}
+
+// Writes the staged runs as two contiguous ranges; the last tile also closes the last run and
+// writes the number of runs.
+template <class Policy, class T, class LengthT>
+__device__ __forceinline__ void write_runs(const global_run_tally& before, const tile_run_tally& tile_total,
+                                           bool last_tile, long long tile_first, long long num_items, const T* values,
+                                           const int* lengths, T* d_unique_out, LengthT* d_run_lengths,
+                                           cuda::std::int64_t* d_num_runs) {
+  for (int j = static_cast<int>(threadIdx.x); j < tile_total.heads; j += Policy::block_threads) {
+    d_unique_out[before.heads + j] = values[j];
+    if (j > 0) d_run_lengths[before.heads + j - 1] = static_cast<LengthT>(lengths[j]);
+  }
+  if (last_tile && threadIdx.x == 0) {
+    const global_run_tally all = combine_run_tallies{}(before, in_input(tile_total, tile_first));
+    d_run_lengths[all.heads - 1] = static_cast<LengthT>(num_items - all.last_head);
+    *d_num_runs = all.heads;
+  }
+}
+
+// One tile: load, flag the heads, count them across the grid, stage and write the runs.
+template <class Policy, class T, class LengthT, class State>
+__device__ __forceinline__ void encode_tile(long long tile_idx, long long num_tiles, long long num_items, const T* d_in,
+                                            T* d_unique_out, LengthT* d_run_lengths, cuda::std::int64_t* d_num_runs,
+                                            const State& state, run_length_storage<Policy, T>& s) {
+  constexpr int ipt = Policy::items_per_thread;
+  const long long tile_first = tile_idx * Policy::tile_items;
+  const long long valid = num_items - tile_first;  // past a tile's size except in the last tile
+  T items[ipt];
+  bool head[ipt];
+  load_tile<Policy::io, Policy::block_threads, ipt>(d_in + tile_first, valid, items, s.items);
+  mark_run_heads(d_in, tile_first, valid, items, head);
+  tile_run_tally running[1] = {tally_heads(head)};
+  run_tally_look_back<Policy, State> prefix{state, tile_idx, tile_first, s.before};
+  const tile_run_tally tile_total = block_scan<tile_run_tally, Policy::block_threads>(s.scan).exclusive_scan(
+      running, combine_run_tallies{}, prefix);
+  const global_run_tally before = s.before;  // written before the scan's last barrier
+  stage_runs(items, head, running[0], before, tile_first, s.items.items, s.lengths, d_run_lengths);
+  __syncthreads();
+  write_runs<Policy>(before, tile_total, tile_idx == num_tiles - 1, tile_first, num_items, s.items.items, s.lengths,
+                     d_unique_out, d_run_lengths, d_num_runs);
+  // The next tile's claim and barrier come before anything overwrites the staging area.
+}
+
+template <class Policy, class T, class LengthT, class State>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
+    run_length_encode_kernel(const T* d_in, T* d_unique_out, LengthT* d_run_lengths, cuda::std::int64_t* d_num_runs,
+                             long long num_items, long long num_tiles, State state) {
+  __shared__ run_length_storage<Policy, T> storage;
+  for (;;) {
+    if (threadIdx.x == 0) storage.tile_idx = state.claim_tile();
+    __syncthreads();  // the block scan's barriers keep the next claim from overtaking this read
+    const long long tile_idx = storage.tile_idx;
+    if (tile_idx >= num_tiles) return;
+    encode_tile<Policy>(tile_idx, num_tiles, num_items, d_in, d_unique_out, d_run_lengths, d_num_runs, state, storage);
+    if (one_claim_each(num_tiles)) return;
+  }
+}
+
+}  // namespace upsweep::detail
