@@ -11,7 +11,7 @@
 
 #include <upsweep/compact/device_partition.cuh>
 #include <upsweep/compact.hpp>
-#include <upsweep/compact/detail/run_length_dispatch.cuh>
+#include <upsweep/compact/device_run_length_encode.cuh>
 #include <upsweep/compact/device_select.cuh>
 
 #include <cub/device/device_partition.cuh>
@@ -246,9 +246,9 @@ void cub_unique(benchmark::State& state, int rate) {
 }
 
 // Thrust's unique_copy is the reference: the same count and items; run lengths adding up to n.
-template <class T>
+template <class T, class LengthT = std::int64_t>
 void check_unique(const T* in, const T* out, const std::int64_t* d_count, std::int64_t n,
-                  const std::int64_t* lengths = nullptr) {
+                  const LengthT* lengths = nullptr) {
   const auto policy = thrust::cuda::par.on(bench_context::get().stream);
   device_array<T> expected(n);
   const std::int64_t count = thrust::unique_copy(policy, in, in + n, expected.ptr) - expected.ptr;
@@ -303,20 +303,23 @@ void cub_run_length_encode(benchmark::State& state, int rate) {
   });
 }
 
-// 64-bit run lengths (the API's), counted as CUB's int ones in the bytes, to compare like for like.
-// Policy void: the compiled API; else the template dispatch with that policy (tune rows).
-template <class T, class Policy = void>
+// Lengths of LengthT: int, as CUB's (the template layer, Policy void for the default), or
+// std::int64_t, the compiled API's (Policy void: through the compiled API). The bytes counted are
+// CUB's int ones either way, to compare like for like.
+template <class T, class LengthT = run_length_t, class Policy = void>
 void upsweep_run_length_encode(benchmark::State& state, int rate) {
   const std::int64_t n = state.range(0);
   device_array<T> in(n), values(n);
-  device_array<std::int64_t> lengths(n), count(1);
+  device_array<LengthT> lengths(n);
+  device_array<std::int64_t> count(1);
   fill_runs(in.ptr, n, rate);
   time_with_temp_storage(state, n, encode_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    if constexpr (std::is_void_v<Policy>)
-      return upsweep::run_length_encode(temp, bytes, in.ptr, values.ptr, lengths.ptr, count.ptr, n, s);
+    if constexpr (std::is_same_v<LengthT, std::int64_t> && std::is_void_v<Policy>)
+      return upsweep::run_length_encode(temp, bytes, static_cast<const T*>(in.ptr), values.ptr, lengths.ptr, count.ptr,
+                                        n, s);
     else
-      return upsweep::detail::dispatch_run_length_encode<Policy>(temp, bytes, static_cast<const T*>(in.ptr),
-                                                                 values.ptr, lengths.ptr, count.ptr, n, s);
+      return upsweep::run_length_encode<Policy>(temp, bytes, static_cast<const T*>(in.ptr), values.ptr, lengths.ptr,
+                                                count.ptr, n, s);
   });
   check_unique(in.ptr, values.ptr, count.ptr, n, lengths.ptr);
 }
@@ -371,6 +374,8 @@ void register_unique(const char* type, int rate, bool headline = false) {
 template <class T>
 void register_run_length_encode(const char* type, int rate, bool headline = false) {
   add_compact_row("run_length_encode", type, rate, "upsweep", upsweep_run_length_encode<T>, headline);
+  add_compact_row("run_length_encode", type, rate, "upsweep_len64", upsweep_run_length_encode<T, std::int64_t>,
+                  headline);
   add_compact_row("run_length_encode", type, rate, "cub", cub_run_length_encode<T>, headline);
   add_compact_row("run_length_encode", type, rate, "thrust", thrust_run_length_encode<T>, headline);
 }
@@ -393,7 +398,7 @@ void add_select_tune_row(const std::string& name, const std::vector<std::int64_t
 template <class Policy>
 void add_run_length_tune_row(const std::string& name, const std::vector<std::int64_t>& sizes) {
   add_row("tune/run_length_encode_i32_50pct/" + name, sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_run_length_encode<std::int32_t, Policy>(state, 50); });
+    guarded(state, [&] { upsweep_run_length_encode<std::int32_t, run_length_t, Policy>(state, 50); });
   });
 }
 

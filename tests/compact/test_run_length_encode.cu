@@ -4,7 +4,7 @@
 // sanitizers' sizes, bad arguments, a CUDA graph on a non-blocking stream, and past 2^31 items
 // with more than 2^31 runs. Outputs and the count are poisoned, and guards follow both outputs.
 #include <upsweep/compact.hpp>
-#include <upsweep/compact/detail/run_length_dispatch.cuh>
+#include <upsweep/compact/device_run_length_encode.cuh>
 
 #include "compact_test_support.cuh"
 
@@ -88,15 +88,16 @@ encoded<T> encode_on_host(const std::vector<T>& items) {
 // Runs `encode(d_temp, bytes, d_in, d_values, d_lengths, d_count, n, stream)` (a core-layer call)
 // on poisoned outputs, then checks the count, both outputs, that nothing after the count was
 // written (the rest of each output and a guard), and that the input is unchanged.
-template <class T, class Encode>
+template <class T, class LengthT = std::int64_t, class Encode>
 void expect_encodes_like_the_host(const std::vector<T>& host_in, Encode encode, cudaStream_t stream = 0) {
   const auto n = static_cast<std::int64_t>(host_in.size());
   const encoded<T> want = encode_on_host(host_in);
   const auto runs = static_cast<std::int64_t>(want.values.size());
   device_buffer<T> in(host_in), values(n, guard_items);
-  device_buffer<std::int64_t> lengths(n, guard_items), count(1);
+  device_buffer<LengthT> lengths(n, guard_items);
+  device_buffer<std::int64_t> count(1);
   CUDA_OK(cudaMemset(values.data(), poison_byte, (n + guard_items) * sizeof(T)));
-  CUDA_OK(cudaMemset(lengths.data(), poison_byte, (n + guard_items) * sizeof(std::int64_t)));
+  CUDA_OK(cudaMemset(lengths.data(), poison_byte, (n + guard_items) * sizeof(LengthT)));
   CUDA_OK(cudaMemset(count.data(), poison_byte, sizeof(std::int64_t)));
 
   std::size_t bytes = 0;
@@ -111,11 +112,12 @@ void expect_encodes_like_the_host(const std::vector<T>& host_in, Encode encode, 
   const auto got_values = values.download(n + guard_items);
   const auto got_lengths = lengths.download(n + guard_items);
   expect_same_bytes(got_values.data(), want.values.data(), runs, "run values");
-  expect_same_bytes(got_lengths.data(), want.lengths.data(), runs, "run lengths");
+  const std::vector<LengthT> want_lengths(want.lengths.begin(), want.lengths.end());
+  expect_same_bytes(got_lengths.data(), want_lengths.data(), runs, "run lengths");
   std::vector<T> poisoned_values(got_values.size());
-  std::vector<std::int64_t> poisoned_lengths(got_lengths.size());
+  std::vector<LengthT> poisoned_lengths(got_lengths.size());
   std::memset(poisoned_values.data(), poison_byte, poisoned_values.size() * sizeof(T));
-  std::memset(poisoned_lengths.data(), poison_byte, poisoned_lengths.size() * sizeof(std::int64_t));
+  std::memset(poisoned_lengths.data(), poison_byte, poisoned_lengths.size() * sizeof(LengthT));
   expect_same_bytes(got_values.data() + runs, poisoned_values.data() + runs, n + guard_items - runs,
                     "values written past the count");
   expect_same_bytes(got_lengths.data() + runs, poisoned_lengths.data() + runs, n + guard_items - runs,
@@ -129,12 +131,11 @@ auto compiled_encode() {
             std::int64_t n, cudaStream_t s) { return upsweep::run_length_encode(t, b, in, values, lengths, count, n, s); };
 }
 
-template <class Policy, class T>
+// The template layer, with a policy (void: the default) and any length type.
+template <class Policy, class T, class LengthT = std::int64_t>
 auto policy_encode() {
-  return [](void* t, std::size_t& b, const T* in, T* values, std::int64_t* lengths, std::int64_t* count,
-            std::int64_t n, cudaStream_t s) {
-    return detail::dispatch_run_length_encode<Policy>(t, b, in, values, lengths, count, n, s);
-  };
+  return [](void* t, std::size_t& b, const T* in, T* values, LengthT* lengths, std::int64_t* count, std::int64_t n,
+            cudaStream_t s) { return upsweep::run_length_encode<Policy>(t, b, in, values, lengths, count, n, s); };
 }
 
 template <class T>
@@ -174,6 +175,30 @@ TEST_F(DeviceRunLengthEncode, SmallTilesOverManyTilesMatchAHostLoop) {
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
+}
+
+// 32-bit lengths, as CUB writes them: the same runs, and inputs too long for them refused.
+TEST_F(DeviceRunLengthEncode, ThirtyTwoBitLengthsMatchAHostLoop) {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  constexpr std::int64_t tile = default_run_length_policy<int>::tile_items;
+  for (const std::int64_t n : {std::int64_t{1}, tile + 1, max_test_items(std::int64_t{1'000'003})}) {
+    for (const run_shape shape : every_run_shape()) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(shape));
+      const auto items = runs_of_shape<int>(n, shape, tile, seed + n);
+      expect_encodes_like_the_host<int, std::int32_t>(items, policy_encode<void, int, std::int32_t>());
+      expect_encodes_like_the_host<int, std::uint32_t>(items, policy_encode<void, int, std::uint32_t>());
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+  device_buffer<std::uint8_t> in(64), values(64);
+  device_buffer<std::int32_t> lengths(64);
+  device_buffer<std::int64_t> count(1);
+  std::size_t bytes = 0;
+  const std::int64_t too_long = std::int64_t{1} << 31;  // one run of 2^31 would not fit in int32
+  EXPECT_EQ(upsweep::run_length_encode(nullptr, bytes, static_cast<const std::uint8_t*>(in.data()), values.data(),
+                                       lengths.data(), count.data(), too_long),
+            cudaErrorInvalidValue);
 }
 
 TEST_F(DeviceRunLengthEncode, AgreesWithCubEncode) {

@@ -38,6 +38,29 @@ class block_reduce {
     return reduce(maybe<T>{value, true}, op).value;
   }
 
+  // Reduction of threads [0, count) in thread order, in thread 0 only (count >= 1; the other
+  // threads' values are never read). Lighter than the maybe<T> form: a one-block reduce of 100
+  // items spent most of its instructions on the flags.
+  template <class Op>
+  __device__ T reduce_prefix(T value, int count, Op op) {
+    const int warp = static_cast<int>(detail::warp_id());
+    const int in_warp = count - warp * detail::warp_threads;
+    if (in_warp > 0) {
+      const T warp_total = warp_reduce_prefix(value, in_warp, op);
+      if (detail::lane_id() == 0) s_.warp_totals[warp].value = warp_total;
+    }
+    __syncthreads();
+    T total = value;
+    if (threadIdx.x == 0) {
+      total = s_.warp_totals[0].value;
+      const int present_warps = (count + detail::warp_threads - 1) / detail::warp_threads;
+#pragma unroll
+      for (int w = 1; w < warps; ++w)
+        if (w < present_warps) total = op(total, s_.warp_totals[w].value);
+    }
+    return total;
+  }
+
  private:
   storage& s_;
 };

@@ -35,6 +35,20 @@ __device__ __forceinline__ maybe<T> warp_reduce(maybe<T> value, Op op) {
   return {detail::shfl_idx(value.value, 0), __shfl_sync(detail::full_warp_mask, static_cast<int>(value.valid), 0) != 0};
 }
 
+// Reduction of lanes [0, count) in lane order, in lane 0 only (count >= 1). The present lanes
+// being a prefix, one shuffle tree on the values does, without maybe<T>'s flags.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce_prefix(T value, int count, Op op) {
+  const int lane = static_cast<int>(detail::lane_id());
+#pragma unroll
+  for (int offset = 1; offset < detail::warp_threads; offset *= 2) {
+    const T upper = detail::shfl_down(value, offset);
+    // Lane l covers [l, min(l + 2 * offset, count)): lane 0 ends with the whole prefix.
+    if (lane + offset < count) value = op(value, upper);
+  }
+  return value;
+}
+
 // Reduction of lanes [first, 32) in lane order, broadcast to every lane. Cheaper than the
 // maybe<T> form when the present lanes are a suffix: one shuffle tree on the values alone.
 template <class T, class Op>

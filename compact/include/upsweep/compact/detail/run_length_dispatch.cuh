@@ -12,6 +12,8 @@
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
+#include <cuda/std/cstdint>
+#include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
 #include <cuda_runtime_api.h>
@@ -61,6 +63,10 @@ cudaError_t dispatch_run_length_encode(void* d_temp_storage, std::size_t& temp_s
   static_assert(sizeof(T) >= 1 && sizeof(T) <= 16, "items of 1 to 16 bytes");
   static_assert(cuda::std::is_integral_v<LengthT>, "run lengths are integers");
   if (num_items < 0) return cudaErrorInvalidValue;
+  // A run as long as the input must fit its length type.
+  using length_limits = cuda::std::numeric_limits<LengthT>;
+  if (static_cast<cuda::std::uint64_t>(num_items) > static_cast<cuda::std::uint64_t>(length_limits::max()))
+    return cudaErrorInvalidValue;
   void* allocations[1] = {};
   const std::size_t sizes[1] = {run_length_state_bytes<Policy>(num_items)};
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));

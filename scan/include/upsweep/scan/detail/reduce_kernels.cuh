@@ -36,12 +36,17 @@ __device__ __forceinline__ void fold_full_tile_vectorized(const In* tile, maybe<
   }
 }
 
+// A partial tile: a thread stops at its first item past the end, so a block over 100 items runs
+// one fold per thread instead of items_per_thread guarded ones (ncu, 10^2 int32 on an H200: 2913
+// instructions and 3.49 us with the guarded loop, against CUB's 623 and 2.82 us).
 template <class Policy, class InputIt, class Acc, class Op>
 __device__ __forceinline__ void fold_tile_striped(InputIt tile, long long valid, maybe<Acc>& acc, Op& op) {
+  const int in_tile = valid < Policy::tile_items ? static_cast<int>(valid) : Policy::tile_items;
 #pragma unroll
   for (int k = 0; k < Policy::items_per_thread; ++k) {
-    const long long idx = static_cast<long long>(k) * Policy::block_threads + threadIdx.x;
-    if (idx < valid) fold(acc, static_cast<Acc>(tile[idx]), op);
+    const int idx = k * Policy::block_threads + static_cast<int>(threadIdx.x);
+    if (idx >= in_tile) break;
+    fold(acc, static_cast<Acc>(tile[idx]), op);
   }
 }
 
@@ -68,12 +73,17 @@ __device__ __forceinline__ maybe<Acc> fold_tiles(InputIt d_in, long long num_ite
 
 // Each block reduces tiles blockIdx.x, blockIdx.x + gridDim.x, ...; block b's result goes to
 // d_out[b], with `init` in front when given (the final pass).
+// Threads [0, present) have a value: thread t reads item t of the block's first tile (tile
+// blockIdx.x; the grid has no more blocks than tiles), so they are the first `present` threads.
 template <class Policy, class InputIt, class OutputIt, class Acc, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
     reduce_kernel(InputIt d_in, long long num_items, OutputIt d_out, Op op, maybe<Acc> init) {
   __shared__ typename block_reduce<Acc, Policy::block_threads>::storage storage;
   const maybe<Acc> acc = fold_tiles<Policy, InputIt, Acc>(d_in, num_items, blockIdx.x, gridDim.x, op);
-  const maybe<Acc> total = block_reduce<Acc, Policy::block_threads>(storage).reduce(acc, op);
+  const long long in_first_tile = num_items - static_cast<long long>(blockIdx.x) * Policy::tile_items;
+  const int present = in_first_tile < Policy::block_threads ? static_cast<int>(in_first_tile) : Policy::block_threads;
+  maybe<Acc> total = {acc.value, false};
+  if (present > 0) total = {block_reduce<Acc, Policy::block_threads>(storage).reduce_prefix(acc.value, present, op), true};
   if (threadIdx.x == 0) {
     const maybe<Acc> result = combine(init, total, op);
     if (result.valid) d_out[blockIdx.x] = result.value;
