@@ -18,11 +18,9 @@ template <class T>
 std::vector<std::int64_t> reduce_sizes() {
   const std::int64_t tile = default_reduce_policy<T>::tile_items;
   const std::int64_t one_block = default_reduce_policy<T>::single_block_max_items;
-  const std::int64_t one_cluster = default_reduce_policy<T>::cluster_max_items;
-  // one_block + 1 takes the cluster path even at the sanitizers' capped sizes.
+  // one_block + 1 takes the two passes even at the sanitizers' capped sizes.
   return {0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, one_block, one_block + 1, max_test_items(100'003),
-          max_test_items(one_cluster), max_test_items(one_cluster + 1), 2048 * tile + 7, 999983,
-          max_test_items(std::int64_t{30'000'001})};
+          2048 * tile + 7, 999983, max_test_items(std::int64_t{30'000'001})};
 }
 
 // Reduces a copy of `host_in` with reduce(init, op) through the core layer; checks that nothing

@@ -42,4 +42,15 @@ bool ranges_overlap_partly(const A& a, const B& b, std::int64_t num_items) {
   return ranges_overlap(a, b, num_items);
 }
 
+// Whether an input may take the 16-byte vector and cp.async paths: a pointer 16-byte aligned
+// (iterators never are).
+template <class T>
+bool is_aligned_16(const T* ptr) {
+  return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0;
+}
+template <class It>
+bool is_aligned_16(const It&) {
+  return false;
+}
+
 }  // namespace upsweep::detail

@@ -89,7 +89,7 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
       if (Policy::persistent_grid_limit > 0 && resident > Policy::persistent_grid_limit)
         resident = Policy::persistent_grid_limit;
       // Worth it once blocks take several tiles (as for the scan).
-      if (num_tiles > resident && reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0) {
+      if (num_tiles > resident && is_aligned_16(d_in)) {
         kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(d_in, d_out, d_num_selected,
                                                                                       num_items, num_tiles, source,
                                                                                       state);

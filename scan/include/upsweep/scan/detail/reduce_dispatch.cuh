@@ -7,7 +7,6 @@
 #include <upsweep/scan/detail/reduce_tuning.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
-#include <upsweep/util/cluster.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/maybe.cuh>
 #include <upsweep/util/occupancy.hpp>
@@ -51,15 +50,6 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
   if (num_items <= Policy::single_block_max_items) {  // n == 0 too: the result is init
     reduce_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, with_init);
     return cudaGetLastError();
-  }
-  if constexpr (Policy::cluster_max_items > 0) {
-    bool clusters = false;
-    if (num_items <= Policy::cluster_max_items) UPSWEEP_CUDA_RETURN(device_has_clusters(clusters));
-    if (clusters) {
-      using cluster_policy = reduce_policy<Policy::cluster_block_threads, Policy::items_per_thread>;
-      return launch_one_cluster(cluster_reduce_kernel<cluster_policy, InputIt, Acc, Op>, cluster_policy::block_threads,
-                                stream, d_in, static_cast<long long>(num_items), d_out, op, init);
-    }
   }
   auto* d_partials = static_cast<Acc*>(allocations[0]);
   constexpr auto first_pass = reduce_kernel<Policy, InputIt, Acc*, Acc, Op>;

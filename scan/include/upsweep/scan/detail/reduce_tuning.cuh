@@ -2,12 +2,10 @@
 #pragma once
 
 #include <upsweep/util/arch.cuh>
-#include <upsweep/util/cluster.cuh>
 
 namespace upsweep {
 
-template <int BlockThreads, int ItemsPerThread, int MaxBlocks = 2048, long long SingleBlockMaxTiles = 4,
-          int ClusterBlockThreads = 1024, int ClusterMaxRounds = 0>
+template <int BlockThreads, int ItemsPerThread, int MaxBlocks = 2048, long long SingleBlockMaxTiles = 4>
 struct reduce_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -16,12 +14,6 @@ struct reduce_policy {
   // temporary storage holds one partial per block, so its size is known without a CUDA call.
   static constexpr int max_blocks = MaxBlocks;
   static constexpr long long single_block_max_items = SingleBlockMaxTiles * tile_items;
-  // Up to this many items (and past single_block_max_items) one cluster of blocks of
-  // ClusterBlockThreads reduces in one launch, each block taking at most ClusterMaxRounds tiles;
-  // 0 rounds: never. GPUs without clusters take the two passes.
-  static constexpr int cluster_block_threads = ClusterBlockThreads;
-  static constexpr long long cluster_max_items =
-      static_cast<long long>(ClusterMaxRounds) * detail::cluster_blocks * ClusterBlockThreads * ItemsPerThread;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
 };
 
@@ -38,9 +30,11 @@ constexpr int default_reduce_items_per_thread() {
 
 // upsweep-bench core/reduce_sum_i32 H200 2026-11-21: 10^9 items 0.895 ms (CUB 0.892); 10^4 in one
 // block 7.1 us (CUB 7.6). A 1024-thread one-block path up to 10^5 took 10 us (CUB 7.3).
-// H200 2026-11-22: one cluster of 8 blocks of 1024 threads (two tiles each at most, 2^18 4-byte
-// items) took 10^5 from 9.6 us (two launches) to 8.5 (CUB 7.7).
+// H200 2026-11-22: one cluster of 8 blocks of 1024 threads (distributed shared memory, one launch)
+// took 10^5 from 9.6 us to 8.5 (CUB 7.7); once the passes reduced their blocks without maybe<T>
+// flags (reduce_prefix), the two launches took 7.43 us against the cluster's 8.23 (CUB 7.71), and
+// the cluster path is gone.
 template <class In>
-using default_reduce_policy = reduce_policy<256, detail::default_reduce_items_per_thread<In>(), 2048, 4, 1024, 2>;
+using default_reduce_policy = reduce_policy<256, detail::default_reduce_items_per_thread<In>(), 2048, 4>;
 
 }  // namespace upsweep

@@ -44,15 +44,6 @@ constexpr bool reduces_ahead() {
   return false;
 }
 
-template <class T>
-bool is_aligned_16(const T* ptr) {
-  return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0;
-}
-template <class It>
-bool is_aligned_16(const It&) {
-  return false;
-}
-
 template <class Policy>
 constexpr bool runs_in_one_block(std::int64_t num_items) {
   return num_items <= Policy::single_block_max_items;
