@@ -33,9 +33,16 @@ class block_reduce {
     return total;
   }
 
+  // Every thread holds a value: one shuffle tree on the values, no flags.
   template <class Op>
   __device__ T reduce(T value, Op op) {
-    return reduce(maybe<T>{value, true}, op).value;
+    const T warp_total = warp_reduce(value, op);
+    if (detail::lane_id() == 0) s_.warp_totals[detail::warp_id()].value = warp_total;
+    __syncthreads();
+    T total = s_.warp_totals[0].value;
+#pragma unroll
+    for (int w = 1; w < warps; ++w) total = op(total, s_.warp_totals[w].value);
+    return total;
   }
 
   // Reduction of threads [0, count) in thread order, in thread 0 only (count >= 1; the other

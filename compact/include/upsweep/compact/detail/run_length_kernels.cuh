@@ -77,7 +77,7 @@ __device__ __forceinline__ tile_run_tally tally_heads(const bool (&head)[IPT]) {
   for (int i = 0; i < IPT; ++i) {
     if (head[i]) {
       ++t.heads;
-      t.last_head = static_cast<int>(item_in_tile<IPT>(i));
+      t.last_head = item_in_tile<IPT>(i);
     }
   }
   return t;
@@ -93,7 +93,7 @@ __device__ __forceinline__ void stage_runs(const T (&items)[IPT], const bool (&h
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
     if (!head[i]) continue;
-    const int position = static_cast<int>(item_in_tile<IPT>(i));
+    const int position = item_in_tile<IPT>(i);
     values[running.heads] = items[i];
     if (running.heads > 0)
       lengths[running.heads] = position - running.last_head;
@@ -111,9 +111,16 @@ __device__ __forceinline__ void write_runs(const global_run_tally& before, const
                                            bool last_tile, long long tile_first, long long num_items, const T* values,
                                            const int* lengths, T* d_unique_out, LengthT* d_run_lengths,
                                            cuda::std::int64_t* d_num_runs) {
-  for (int j = static_cast<int>(threadIdx.x); j < tile_total.heads; j += Policy::block_threads) {
-    d_unique_out[before.heads + j] = values[j];
-    if (j > 0) d_run_lengths[before.heads + j - 1] = static_cast<LengthT>(lengths[j]);
+  // Unrolled to the tile's size so a thread's loads and stores issue back to back.
+  T* const values_out = d_unique_out + before.heads;
+  LengthT* const lengths_out = d_run_lengths + before.heads;  // slot j closes run j - 1
+#pragma unroll
+  for (int k = 0; k < Policy::items_per_thread; ++k) {
+    const int j = k * Policy::block_threads + static_cast<int>(threadIdx.x);
+    if (j < tile_total.heads) {
+      values_out[j] = values[j];
+      if (j > 0) lengths_out[j - 1] = static_cast<LengthT>(lengths[j]);
+    }
   }
   if (last_tile && threadIdx.x == 0) {
     const global_run_tally all = combine_run_tallies{}(before, in_input(tile_total, tile_first));
@@ -133,7 +140,7 @@ __device__ __forceinline__ void encode_tile(long long tile_idx, long long num_ti
   T items[ipt];
   bool head[ipt];
   load_tile<Policy::io, Policy::block_threads, ipt>(d_in + tile_first, valid, items, s.items);
-  mark_run_heads(d_in, tile_first, valid, items, head);
+  mark_run_heads(d_in, tile_first, items_in_tile<Policy>(valid), items, head);
   tile_run_tally running[1] = {tally_heads(head)};
   run_tally_look_back<Policy, State> prefix{state, tile_idx, tile_first, s.before};
   const tile_run_tally tile_total = block_scan<tile_run_tally, Policy::block_threads>(s.scan).exclusive_scan(

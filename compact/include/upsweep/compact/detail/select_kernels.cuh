@@ -84,16 +84,24 @@ struct select_tile_storage {
 
 // Position of a thread's i-th item inside its tile (blocked arrangement).
 template <int IPT>
-__device__ __forceinline__ long long item_in_tile(int i) {
-  return static_cast<long long>(threadIdx.x) * IPT + i;
+__device__ __forceinline__ int item_in_tile(int i) {
+  return static_cast<int>(threadIdx.x) * IPT + i;
+}
+
+// Items the tile holds: `valid` (items from the tile's first to the end of the input) capped at
+// the tile size, so that per-item bounds checks compare 32-bit ints.
+template <class Policy>
+__device__ __forceinline__ int items_in_tile(long long valid) {
+  return valid < Policy::tile_items ? static_cast<int>(valid) : Policy::tile_items;
 }
 
 // Items past `valid` (copies made by load_tile) are never kept and never shown to the predicate.
 template <class Policy, class Pred, class T, int IPT, class Storage>
 __device__ __forceinline__ void flag_items(predicate_flags<Pred>& source, long long, long long valid,
                                            const T (&items)[IPT], bool (&keep)[IPT], Storage&) {
+  const int in_tile = items_in_tile<Policy>(valid);
 #pragma unroll
-  for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && static_cast<bool>(source.pred(items[i]));
+  for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < in_tile && static_cast<bool>(source.pred(items[i]));
 }
 
 template <class Policy, class FlagIt, class T, int IPT, class Storage>
@@ -101,28 +109,29 @@ __device__ __forceinline__ void flag_items(stencil_flags<FlagIt>& source, long l
                                            const T (&)[IPT], bool (&keep)[IPT], Storage& s) {
   typename flag_value<stencil_flags<FlagIt>, Policy::block_threads, IPT>::type flags[IPT];
   load_tile<Policy::io, Policy::block_threads, IPT>(source.d_flags + tile_first, valid, flags, s.exchange.flags);
+  const int in_tile = items_in_tile<Policy>(valid);
 #pragma unroll
-  for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && static_cast<bool>(flags[i]);
+  for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < in_tile && static_cast<bool>(flags[i]);
 }
 
 // Flags the run heads of a tile in blocked registers. The item before a thread's first is the
 // previous lane's last (a shuffle); lane 0 loads it, one load per warp, no second pass over
 // the input.
 template <int IPT, class T>
-__device__ __forceinline__ void mark_run_heads(const T* d_items, long long tile_first, long long valid,
+__device__ __forceinline__ void mark_run_heads(const T* d_items, long long tile_first, int in_tile,
                                                const T (&items)[IPT], bool (&keep)[IPT]) {
   T before = shfl_up(items[IPT - 1], 1);
   const long long first = tile_first + item_in_tile<IPT>(0);
-  if (lane_id() == 0 && first > 0 && item_in_tile<IPT>(0) < valid) before = d_items[first - 1];
-  keep[0] = item_in_tile<IPT>(0) < valid && (first == 0 || !(items[0] == before));
+  if (lane_id() == 0 && first > 0 && item_in_tile<IPT>(0) < in_tile) before = d_items[first - 1];
+  keep[0] = item_in_tile<IPT>(0) < in_tile && (first == 0 || !(items[0] == before));
 #pragma unroll
-  for (int i = 1; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < valid && !(items[i] == items[i - 1]);
+  for (int i = 1; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < in_tile && !(items[i] == items[i - 1]);
 }
 
 template <class Policy, class T, int IPT, class Storage>
 __device__ __forceinline__ void flag_items(run_head_flags<T>& source, long long tile_first, long long valid,
                                            const T (&items)[IPT], bool (&keep)[IPT], Storage&) {
-  mark_run_heads(source.d_items, tile_first, valid, items, keep);
+  mark_run_heads(source.d_items, tile_first, items_in_tile<Policy>(valid), items, keep);
 }
 
 // block_scan prefix callback that keeps the block scan in 32 bits: a tile's counts fit an int,
@@ -200,7 +209,7 @@ __device__ __forceinline__ void stage_survivors(const tile_output& tile, const T
     if (keep[i]) {
       staging[kept_before++] = items[i];
     } else if constexpr (Output == select_output::partitioned) {
-      const int index = static_cast<int>(item_in_tile<IPT>(i));
+      const int index = item_in_tile<IPT>(i);
       if (index < tile.items) staging[tile.items - 1 - (index - kept_before)] = items[i];
     }
   }
@@ -209,14 +218,27 @@ __device__ __forceinline__ void stage_survivors(const tile_output& tile, const T
 // Writes the staged tile: slot j < kept to kept_first + j; in partition mode slot j >= kept
 // (rejected item items - 1 - j of the tile) to num_items - 1 - (rejected before the tile) -
 // (items - 1 - j), which rises with j, so both runs are contiguous and ascending.
+// Unrolled to the tile's size, so that a thread's shared loads and global stores issue back to
+// back; survivors alone go through one base iterator with int offsets.
 template <class Policy, select_output Output, class T, class OutputIt>
 __device__ __forceinline__ void write_staged(const tile_output& tile, long long tile_first, long long num_items,
                                              const T* staging, OutputIt d_out) {
-  const int end = Output == select_output::partitioned ? tile.items : tile.kept;
-  const long long rejected_before_tile = tile_first - tile.kept_first;
-  const long long rejected_base = num_items - rejected_before_tile - tile.items;
-  for (int j = static_cast<int>(threadIdx.x); j < end; j += Policy::block_threads)
-    d_out[j < tile.kept ? tile.kept_first + j : rejected_base + j] = staging[j];
+  if constexpr (Output == select_output::partitioned) {
+    const long long rejected_before_tile = tile_first - tile.kept_first;
+    const long long rejected_base = num_items - rejected_before_tile - tile.items;
+#pragma unroll
+    for (int k = 0; k < Policy::items_per_thread; ++k) {
+      const int j = k * Policy::block_threads + static_cast<int>(threadIdx.x);
+      if (j < tile.items) d_out[j < tile.kept ? tile.kept_first + j : rejected_base + j] = staging[j];
+    }
+  } else {
+    const OutputIt out = d_out + tile.kept_first;
+#pragma unroll
+    for (int k = 0; k < Policy::items_per_thread; ++k) {
+      const int j = k * Policy::block_threads + static_cast<int>(threadIdx.x);
+      if (j < tile.kept) out[j] = staging[j];
+    }
+  }
 }
 
 
