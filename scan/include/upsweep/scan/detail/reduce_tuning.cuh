@@ -35,6 +35,6 @@ constexpr int default_reduce_items_per_thread() {
 // flags (reduce_prefix), the two launches took 7.43 us against the cluster's 8.23 (CUB 7.71), and
 // the cluster path is gone.
 template <class In>
-using default_reduce_policy = reduce_policy<256, detail::default_reduce_items_per_thread<In>(), 2048, 4>;
+using default_reduce_policy = reduce_policy<256, detail::default_reduce_items_per_thread<In>()>;
 
 }  // namespace upsweep
