@@ -264,28 +264,26 @@ void register_sort_tuning(const std::string& sort_case, const std::string& name)
 }
 
 // Ballot ranking at 256 threads, Window look-back words per digit read at once, DelayNs between
-// polls of a predecessor not yet published. (Match ranking and 384-thread tiles measured slower
-// throughout on 2026-11-21: bench/NOTES.md; their rows are gone.)
-template <class Key, class Value, int Items, int Window, int DelayNs, int SettleNs = 0>
+// polls of a predecessor not yet published, at least MinBlocks pass blocks per SM (a register
+// cap). (Match ranking and 384-thread tiles measured slower throughout on 2026-11-21:
+// bench/NOTES.md; their rows are gone.)
+template <class Key, class Value, int Items, int Window, int DelayNs, int MinBlocks>
 void register_sort_look_back(const std::string& sort_case) {
   register_sort_tuning<Key, Value,
                        upsweep::radix_sort_policy<256, Items, 256, DelayNs, upsweep::radix_rank_method::ballot, Window,
-                                                  true, SettleNs>>(
+                                                  true, 0, MinBlocks>>(
       sort_case, "ballot_t256_i" + std::to_string(Items) + "_window" + std::to_string(Window) + "_delay" +
-                     std::to_string(DelayNs) + (SettleNs > 0 ? "_settle" + std::to_string(SettleNs) : ""));
+                     std::to_string(DelayNs) + "_min" + std::to_string(MinBlocks));
 }
 
 template <class Key, class Value, int ItemsAt256>
 void register_sort_tuning_case(const std::string& sort_case) {
-  register_sort_look_back<Key, Value, ItemsAt256, 4, 0>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 4, 100>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 8, 0>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 1, 0>(sort_case);
-  // A pause after publishing, before the first read (CUB's scan pauses so).
-  register_sort_look_back<Key, Value, ItemsAt256, 4, 350, 1000>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 4, 350, 2000>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 1, 0, 1000>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 1, 0, 2000>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 4, 350, 2>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 4, 350, 3>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 4, 350, 4>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 1, 0, 2>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 1, 0, 3>(sort_case);
+  register_sort_look_back<Key, Value, ItemsAt256, 1, 0, 4>(sort_case);
 }
 
 const bool registered = register_later([] {

@@ -17,8 +17,13 @@ struct radix_key_codec {
   __host__ __device__ typename radix_traits<Key>::bits_t sort_bits(const Key& key) const {
     return radix_traits<Key>::template to_sort_bits<Descending>(key);
   }
+  // A sort's digits start below key_bits and are at most radix_bits wide, so keys of up to 32 bits
+  // take 32-bit shifts (radix_digit shifts 64 bits, two instructions a key more).
   __host__ __device__ static unsigned digit(typename radix_traits<Key>::bits_t bits, int bit, int num_bits) {
-    return radix_digit(bits, bit, num_bits);
+    if constexpr (key_bits <= 32)
+      return (static_cast<unsigned>(bits) >> bit) & ((1u << num_bits) - 1);
+    else
+      return radix_digit(bits, bit, num_bits);
   }
 };
 

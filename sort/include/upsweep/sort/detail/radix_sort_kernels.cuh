@@ -96,23 +96,34 @@ __host__ __device__ constexpr bool look_back_ready(unsigned long long word, int 
   return (high >> 30) != 0 && ((high >> (look_back_count_bits - 32)) & 7u) == static_cast<unsigned>(pass);
 }
 
-// Keys of this digit in all tiles before `tile_idx`: publishes this tile's count, walks back
-// until an inclusive word (the tiles before it were claimed by running blocks, so each publishes
-// eventually), then publishes this tile's inclusive count. The walk reads Window predecessors'
-// words at once and then takes them nearest first: with Window 1 every step waits out a load's
-// round trip; wider windows overlap them, at the cost of a few words read past the inclusive one.
+// The look-back word of (tile, digit).
+__device__ __forceinline__ cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> look_back_word(
+    unsigned long long* d_look_back, long long tile, unsigned digit) {
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(d_look_back[tile * radix_digits + digit]);
+}
+
+// Publishes this tile's count of a digit as soon as the tile is counted: the tiles after it wait
+// on this word, so it goes up before the tile's own staging and look-back (Onesweep's early
+// counts). Tile 0 has no predecessor, so its count is already inclusive.
+__device__ __forceinline__ void publish_digit_count(unsigned long long* d_look_back, long long tile_idx,
+                                                    unsigned digit, unsigned long long tile_count, int pass) {
+  const unsigned long long status = tile_idx == 0 ? look_back_inclusive : look_back_partial;
+  look_back_word(d_look_back, tile_idx, digit)
+      .store(status | look_back_stamp(pass) | tile_count, cuda::std::memory_order_relaxed);
+}
+
+// Keys of this digit in all tiles before `tile_idx`, whose count publish_digit_count put up:
+// walks back until an inclusive word (the tiles before it were claimed by running blocks, so each
+// publishes eventually), then publishes this tile's inclusive count. The walk reads Window
+// predecessors' words at once and then takes them nearest first: with Window 1 every step waits
+// out a load's round trip; wider windows overlap them, at the cost of a few words read past the
+// inclusive one.
 template <int DelayNs, int Window, int SettleNs>
 __device__ unsigned long long look_back_digit(unsigned long long* d_look_back, long long tile_idx, unsigned digit,
                                               unsigned long long tile_count, int pass) {
-  const auto word_of = [&](long long tile) {
-    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(d_look_back[tile * radix_digits + digit]);
-  };
+  if (tile_idx == 0) return 0;
+  const auto word_of = [&](long long tile) { return look_back_word(d_look_back, tile, digit); };
   const unsigned long long stamp = look_back_stamp(pass);
-  if (tile_idx == 0) {
-    word_of(0).store(look_back_inclusive | stamp | tile_count, cuda::std::memory_order_relaxed);
-    return 0;
-  }
-  word_of(tile_idx).store(look_back_partial | stamp | tile_count, cuda::std::memory_order_relaxed);
   settle_before_look_back<SettleNs>();
   unsigned long long before = 0;
   for (long long nearest = tile_idx - 1;; nearest -= Window) {
@@ -235,10 +246,10 @@ template <class Policy, class Key, class Value>
 struct radix_pass_storage {
   static constexpr int warps = Policy::block_threads / warp_threads;
   static constexpr int widest = sizeof(Key) > sizeof(Value) ? static_cast<int>(sizeof(Key)) : static_cast<int>(sizeof(Value));
-  // Keys of digit d seen by each warp; then, per digit, the keys of that digit in earlier warps.
+  // Keys of digit d seen by each warp while ranking; then, per digit, the slot in the sorted tile
+  // of that warp's first key of digit d (the tile's keys of smaller digits and of d in earlier warps).
   unsigned warp_digit_counts[warps][radix_digits];
-  unsigned tile_digit_start[radix_digits];           // first slot of digit d in the sorted tile
-  unsigned long long scatter_base[radix_digits];     // global index of sorted tile slot 0, for digit d
+  long long scatter_base[radix_digits];  // global index of sorted tile slot 0, for digit d (may be < 0)
   typename block_scan<unsigned, Policy::block_threads>::storage scan;
   alignas(16) unsigned char exchange[Policy::tile_items * widest];  // the tile in digit order
   long long tile_idx;
@@ -263,7 +274,15 @@ __device__ __forceinline__ void load_striped(const T* d_tile, int valid, T (&ite
   }
 }
 
-// Items past `valid` get digit radix_digits: they match only each other and are never counted.
+// Slots past the tile's `valid` items rank as the largest digit. They follow every real key in
+// the (i, lane) order, so they rank after every real key of that digit and change no real rank;
+// the digit's tile count drops them again (count_digit_in_tile). Ranking needs no test per item.
+inline constexpr unsigned padding_digit = radix_digits - 1;
+
+// A key's place in one register through the ranking, to save registers (the pass kernel's
+// occupancy is its speed): its digit in the low radix_bits (extract_digits), then also its rank
+// within its warp above them (rank_within_warp), then its slot in the sorted tile
+// (rank_within_tile).
 template <bool Descending, int IPT, class Key, class Codec>
 __device__ __forceinline__ void extract_digits(const Key (&keys)[IPT], int valid, int bit, int digit_bits,
                                                unsigned (&digits)[IPT], const Codec& codec) {
@@ -271,168 +290,194 @@ __device__ __forceinline__ void extract_digits(const Key (&keys)[IPT], int valid
   for (int i = 0; i < IPT; ++i)
     digits[i] = striped_slot<IPT>(i) < valid
                     ? Codec::digit(codec.template sort_bits<Descending>(keys[i]), bit, digit_bits)
-                    : radix_digits;
+                    : padding_digit;
 }
 
-// One ranking step per item i: with `peers` the lanes whose item i has this lane's digit, the
-// lowest of them adds their number to the warp's counter of that digit, and each lane's rank is
-// the counter before plus its peers in lower lanes. Walking i in order, then lanes upwards, walks
-// the warp's part of the input in order, so keys of one digit keep their input order.
-
-// Finds peers with one match per item. The barriers order every peer's read of the counter
-// before the leader's bump.
-template <int IPT>
-__device__ __forceinline__ void rank_by_match_any(const unsigned (&digits)[IPT], unsigned (&ranks)[IPT],
-                                                  unsigned* counts) {
-  const unsigned lanes_below = (1u << lane_id()) - 1;
-#pragma unroll
-  for (int i = 0; i < IPT; ++i) {
-    const unsigned digit = digits[i];
-    const unsigned peers = __match_any_sync(full_warp_mask, digit);
-    const bool counted = digit < radix_digits;
-    const unsigned before = counted ? counts[digit] : 0;
-    __syncwarp();  // every peer has read the counter before the leader bumps it
-    if (counted && lane_id() == static_cast<unsigned>(__ffs(peers) - 1)) counts[digit] = before + __popc(peers);
-    __syncwarp();
-    ranks[i] = before + __popc(peers & lanes_below);
-  }
+// One ranking step per item: with `peers` the lanes whose item has this lane's digit, the highest
+// of them adds their number to the warp's counter of that digit and hands the old value to its
+// peers by a shuffle; each lane's rank is that value plus its peers in lower lanes. Walking the
+// items in order, then lanes upwards, walks the warp's part of the input in order, so keys of one
+// digit keep their input order. The shuffle reconverges the warp, and one warp's shared-memory
+// atomics take effect in issue order, so the next item's leader sees the bump (the order CUB's
+// match ranking relies on too).
+__device__ __forceinline__ unsigned rank_among_peers(unsigned peers, unsigned digit, unsigned* counts) {
+  const unsigned lane = lane_id();
+  const unsigned leader = 31 - __clz(peers);
+  const unsigned peers_below = __popc(peers & ((1u << lane) - 1));
+  // The leader's add as one predicated atomic: nvcc branched around it (five instructions more).
+  const auto counter = static_cast<unsigned>(__cvta_generic_to_shared(&counts[digit]));
+  unsigned before;
+  asm volatile(
+      "{\n\t.reg .pred leads;\n\t"
+      "setp.eq.u32 leads, %1, %2;\n\t"
+      "mov.u32 %0, 0;\n\t"
+      "@leads atom.shared.add.u32 %0, [%3], %4;\n\t}"
+      : "=r"(before)
+      : "r"(lane), "r"(leader), "r"(counter), "r"(__popc(peers))
+      : "memory");
+  return __shfl_sync(full_warp_mask, before, leader) + peers_below;
 }
 
 // Lanes whose digit agrees with this lane's at `bit`: the ballot of lanes with the bit set,
-// inverted where this lane's bit is clear by an all-ones-or-zero word (the bit shifted to the
-// sign and back), which folds into one three-input logic op with the running AND.
-// (The plain `set ? lanes : ~lanes` tested each bit twice in nvcc 13's code, and ranking is half
-// of a pass's instructions: ncu, H200. Inline PTX with a predicate failed ptxas's register
-// allocation in the keys-only pass kernel.)
-__device__ __forceinline__ unsigned lanes_agreeing_at(unsigned digit, int bit) {
-  const unsigned lanes_set = __ballot_sync(full_warp_mask, (digit >> bit) & 1u);
-  const unsigned clear = ~static_cast<unsigned>(static_cast<int>(digit << (31 - bit)) >> 31);
-  return lanes_set ^ clear;
+// inverted where this lane's bit is clear. In PTX the predicate feeds both the ballot and the
+// inversion: four instructions a bit, where nvcc 13 made seven of the C++ form (SASS, sm_90), and
+// ranking is most of a pass's instructions.
+__device__ __forceinline__ unsigned lanes_agreeing_at(unsigned digit, unsigned bit_mask) {
+  unsigned lanes;
+  asm volatile(
+      "{\n\t.reg .pred set;\n\t"
+      "and.b32 %0, %1, %2;\n\t"
+      "setp.ne.u32 set, %0, 0;\n\t"
+      "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
+      "@!set not.b32 %0, %0;\n\t}"
+      : "=r"(lanes)
+      : "r"(digit), "r"(bit_mask));
+  return lanes;
 }
 
-// Finds peers as the lanes agreeing at every digit bit, one ballot each. Padding items carry
-// digit radix_digits, whose low radix_bits are zero: in a row that reaches past the tile's end
-// one more ballot, at bit radix_bits, keeps them apart from digit 0 (full rows skip it, the
-// test is the same for the whole warp). Only the leader touches the counter and hands the old
-// value to its peers by a shuffle; the shuffle reconverges the warp, and one warp's
-// shared-memory atomics take effect in issue order, so the next item's leader sees the bump (the
-// order CUB's match ranking relies on too).
+// Peers as the lanes agreeing at every digit bit, one ballot each (Onesweep's warp multisplit).
+// Item i's rank goes above its digit, whose bits the later items' ballots do not read.
 template <int IPT>
-__device__ __forceinline__ void rank_by_ballots(const unsigned (&digits)[IPT], int valid, unsigned (&ranks)[IPT],
-                                                unsigned* counts) {
-  const unsigned lane = lane_id();
-  const unsigned lanes_below = (1u << lane) - 1;
-  const int warp_first = striped_slot<IPT>(0) - static_cast<int>(lane);
+__device__ __forceinline__ void rank_by_ballots(unsigned (&places)[IPT], unsigned* counts) {
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
-    const unsigned digit = digits[i];
-    unsigned peers = full_warp_mask;
+    unsigned peers = lanes_agreeing_at(places[i], 1u);
 #pragma unroll
-    for (int bit = 0; bit < radix_bits; ++bit) peers &= lanes_agreeing_at(digit, bit);
-    if (warp_first + (i + 1) * warp_threads > valid) peers &= lanes_agreeing_at(digit, radix_bits);
-    const int leader = __ffs(peers) - 1;
-    unsigned before = 0;
-    if (static_cast<int>(lane) == leader && digit < radix_digits) before = atomicAdd(&counts[digit], __popc(peers));
-    before = __shfl_sync(full_warp_mask, before, leader);
-    ranks[i] = before + __popc(peers & lanes_below);
+    for (int bit = 1; bit < radix_bits; ++bit) peers &= lanes_agreeing_at(places[i], 1u << bit);
+    places[i] |= rank_among_peers(peers, places[i], counts) << radix_bits;
   }
 }
 
-// ranks[i] = keys of the same digit before item i within its warp; warp_digit_counts[warp][d] =
-// the warp's keys of digit d. Padding items (digit radix_digits) match only each other and are
-// never counted; their ranks are never used.
+// Peers from one match per item.
+template <int IPT>
+__device__ __forceinline__ void rank_by_match_any(unsigned (&places)[IPT], unsigned* counts) {
+#pragma unroll
+  for (int i = 0; i < IPT; ++i)
+    places[i] |= rank_among_peers(__match_any_sync(full_warp_mask, places[i]), places[i], counts) << radix_bits;
+}
+
+// places[i]: item i's digit, and above it the keys of that digit before item i in its warp;
+// warp_digit_counts[warp][d] = the warp's keys of digit d.
 template <class Policy, int IPT, class Storage>
-__device__ __forceinline__ void rank_within_warp(const unsigned (&digits)[IPT], int valid, unsigned (&ranks)[IPT],
-                                                 Storage& s) {
+__device__ __forceinline__ void rank_within_warp(unsigned (&places)[IPT], Storage& s) {
   unsigned* counts = s.warp_digit_counts[warp_id()];
   for (int d = lane_id(); d < radix_digits; d += warp_threads) counts[d] = 0;
   __syncwarp();
   if constexpr (Policy::rank_method == radix_rank_method::ballot)
-    rank_by_ballots(digits, valid, ranks, counts);
+    rank_by_ballots(places, counts);
   else
-    rank_by_match_any(digits, ranks, counts);
+    rank_by_match_any(places, counts);
 }
 
-// Thread d turns column d of the warp counts into exclusive prefixes; returns the tile's count
-// of digit d (0 for threads past the digits).
+// Thread d: the tile's keys of digit d once every warp has ranked, without the padding.
 template <class Policy, class Storage>
-__device__ __forceinline__ unsigned count_digit_across_warps(Storage& s) {
+__device__ __forceinline__ unsigned count_digit_in_tile(int valid, const Storage& s) {
   if (threadIdx.x >= radix_digits) return 0;
-  unsigned running = 0;
+  unsigned count = 0;
 #pragma unroll
-  for (int w = 0; w < Storage::warps; ++w) {
-    const unsigned count = s.warp_digit_counts[w][threadIdx.x];
-    s.warp_digit_counts[w][threadIdx.x] = running;
-    running += count;
-  }
-  return running;
+  for (int w = 0; w < Storage::warps; ++w) count += s.warp_digit_counts[w][threadIdx.x];
+  if (threadIdx.x == padding_digit) count -= Policy::tile_items - valid;
+  return count;
 }
 
-// tile_digit_start[d] = keys of smaller digits in the tile (block scan of the digit counts).
+// Returns the tile's keys of smaller digits than thread d's (a block scan of the counts) and
+// turns column d of the warp counts into each warp's first sorted slot of digit d. (The column is
+// read twice rather than kept: registers across the scan cost the pass kernel occupancy.)
 template <class Policy, class Storage>
-__device__ __forceinline__ unsigned start_of_digit_in_tile(unsigned tile_count, Storage& s) {
+__device__ __forceinline__ unsigned place_digit_in_tile(unsigned tile_count, Storage& s) {
   unsigned start[1] = {tile_count};
   block_scan<unsigned, Policy::block_threads>(s.scan).exclusive_scan(start, 0u, cuda::std::plus<unsigned>{});
-  if (threadIdx.x < radix_digits) s.tile_digit_start[threadIdx.x] = start[0];
+  if (threadIdx.x < radix_digits) {
+    unsigned slot = start[0];
+#pragma unroll
+    for (int w = 0; w < Storage::warps; ++w) {
+      const unsigned count = s.warp_digit_counts[w][threadIdx.x];
+      s.warp_digit_counts[w][threadIdx.x] = slot;
+      slot += count;
+    }
+  }
   return start[0];
 }
 
+// places[i]: item i's slot in the sorted tile.
+template <int IPT, class Storage>
+__device__ __forceinline__ void rank_within_tile(unsigned (&places)[IPT], const Storage& s) {
+  const unsigned* first_slot = s.warp_digit_counts[warp_id()];
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) places[i] = (places[i] >> radix_bits) + first_slot[places[i] & (radix_digits - 1)];
+}
+
+// Writes the items into the exchange in digit order (padding after the real keys of the largest
+// digit), then the block reads it slot by slot, so consecutive threads write consecutive addresses
+// of one digit's run.
+template <int IPT, class T, class Storage>
+__device__ __forceinline__ void stage_in_digit_order(const T (&items)[IPT], const unsigned (&slots)[IPT], Storage& s) {
+  T* staged = reinterpret_cast<T*>(s.exchange);
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) staged[slots[i]] = items[i];
+}
+
 template <class Policy, class Storage>
-__device__ __forceinline__ void find_digit_bases(long long tile_idx, unsigned tile_count, unsigned tile_start,
-                                                 const unsigned long long* d_digit_offsets,
-                                                 unsigned long long* d_look_back, int pass, Storage& s) {
+__device__ __forceinline__ void find_digit_base(long long tile_idx, unsigned tile_count, unsigned tile_start,
+                                                const unsigned long long* d_digit_offsets,
+                                                unsigned long long* d_look_back, int pass, Storage& s) {
   if (threadIdx.x >= radix_digits) return;
   const unsigned digit = threadIdx.x;
   const unsigned long long before =
       look_back_digit<Policy::look_back_delay_ns, Policy::look_back_window, Policy::look_back_settle_ns>(
           d_look_back, tile_idx, digit, tile_count, pass);
-  // Unsigned wrap-around: base + slot is exact for every slot of this digit.
-  s.scatter_base[digit] = d_digit_offsets[digit] + before - tile_start;
+  // Below 0 when the digit's first slot in the tile comes before its first global index; base +
+  // slot is a real index for every slot of this digit.
+  s.scatter_base[digit] = static_cast<long long>(d_digit_offsets[digit] + before) - static_cast<long long>(tile_start);
 }
 
-template <int IPT, class Storage>
-__device__ __forceinline__ void rank_within_tile(const unsigned (&digits)[IPT], unsigned (&ranks)[IPT], Storage& s) {
-  const unsigned warp = warp_id();
-#pragma unroll
-  for (int i = 0; i < IPT; ++i)
-    if (digits[i] < radix_digits) ranks[i] += s.tile_digit_start[digits[i]] + s.warp_digit_counts[warp][digits[i]];
-}
+// The digits of a thread's staged slots, four to a register: the values' scatter needs each slot's
+// digit again, and 64-bit destinations kept instead cost the pairs kernel 32 registers.
+template <int IPT>
+struct slot_digits {
+  unsigned packed[(IPT + 3) / 4] = {};
+  __device__ void set(int j, unsigned digit) { packed[j / 4] |= digit << (8 * (j % 4)); }
+  __device__ unsigned get(int j) const { return (packed[j / 4] >> (8 * (j % 4))) & 0xffu; }
+};
 
-// Writes the items into the exchange in digit order, then the block reads it slot by slot, so
-// consecutive threads write consecutive addresses of one digit's run.
-template <class Policy, int IPT, class T, class Storage>
-__device__ __forceinline__ void stage_in_digit_order(const T (&items)[IPT], const unsigned (&digits)[IPT],
-                                                     const unsigned (&ranks)[IPT], Storage& s) {
-  T* staged = reinterpret_cast<T*>(s.exchange);
-#pragma unroll
-  for (int i = 0; i < IPT; ++i)
-    if (digits[i] < radix_digits) staged[ranks[i]] = items[i];
-}
-
-template <class Policy, bool Descending, int IPT, class Key, class Codec, class Storage>
-__device__ __forceinline__ void scatter_keys(int valid, int bit, int digit_bits, Key* d_keys_dst,
-                                             unsigned long long (&dst_index)[IPT], const Codec& codec, Storage& s) {
-  const Key* staged = reinterpret_cast<const Key*>(s.exchange);
+// Thread t scatters slots t, t + block_threads, ...: with the pointer at its first slot, each
+// slot's address is that pointer plus an immediate and its digit's base (two instructions).
+// Full tiles skip the bounds test, so the slots' loads need not wait on one another's branches.
+template <class Policy, bool Full, bool Descending, int IPT, class Key, class Codec, class Storage>
+__device__ __forceinline__ void scatter_key_slots(int valid, int bit, int digit_bits, Key* d_keys_dst,
+                                                  slot_digits<IPT>& digits_of_slots, const Codec& codec,
+                                                  const Storage& s) {
+  const Key* staged = reinterpret_cast<const Key*>(s.exchange) + threadIdx.x;
+  Key* dst = d_keys_dst + threadIdx.x;
 #pragma unroll
   for (int j = 0; j < IPT; ++j) {
-    const int slot = j * Policy::block_threads + static_cast<int>(threadIdx.x);
-    if (slot < valid) {
-      const Key key = staged[slot];
+    if (Full || j * Policy::block_threads + static_cast<int>(threadIdx.x) < valid) {
+      const Key key = staged[j * Policy::block_threads];
       const unsigned digit = Codec::digit(codec.template sort_bits<Descending>(key), bit, digit_bits);
-      dst_index[j] = s.scatter_base[digit] + static_cast<unsigned long long>(slot);
-      d_keys_dst[dst_index[j]] = key;
+      digits_of_slots.set(j, digit);
+      (dst + s.scatter_base[digit])[j * Policy::block_threads] = key;
     }
   }
 }
 
+template <class Policy, bool Descending, int IPT, class Key, class Codec, class Storage>
+__device__ __forceinline__ void scatter_keys(int valid, int bit, int digit_bits, Key* d_keys_dst,
+                                             slot_digits<IPT>& digits_of_slots, const Codec& codec, const Storage& s) {
+  if (valid == Policy::tile_items)
+    scatter_key_slots<Policy, true, Descending>(valid, bit, digit_bits, d_keys_dst, digits_of_slots, codec, s);
+  else
+    scatter_key_slots<Policy, false, Descending>(valid, bit, digit_bits, d_keys_dst, digits_of_slots, codec, s);
+}
+
 template <class Policy, int IPT, class Value, class Storage>
-__device__ __forceinline__ void scatter_values(int valid, Value* d_values_dst,
-                                               const unsigned long long (&dst_index)[IPT], Storage& s) {
-  const Value* staged = reinterpret_cast<const Value*>(s.exchange);
+__device__ __forceinline__ void scatter_values(int valid, Value* d_values_dst, const slot_digits<IPT>& digits_of_slots,
+                                               const Storage& s) {
+  const Value* staged = reinterpret_cast<const Value*>(s.exchange) + threadIdx.x;
+  Value* dst = d_values_dst + threadIdx.x;
 #pragma unroll
   for (int j = 0; j < IPT; ++j) {
-    const int slot = j * Policy::block_threads + static_cast<int>(threadIdx.x);
-    if (slot < valid) d_values_dst[dst_index[j]] = staged[slot];
+    if (j * Policy::block_threads + static_cast<int>(threadIdx.x) < valid)
+      (dst + s.scatter_base[digits_of_slots.get(j)])[j * Policy::block_threads] = staged[j * Policy::block_threads];
   }
 }
 
@@ -450,6 +495,9 @@ struct radix_pass_args {
   Codec codec;
 };
 
+// One tile: rank, publish the counts, place and stage the keys, look back, scatter. The counts go
+// up before the staging so that the tiles after this one find them sooner, and this tile's own
+// look-back comes after the staging, when its predecessors have had longer to publish.
 template <class Policy, bool Descending, class Key, class Value, class Codec, class Storage>
 __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_pass_args<Key, Value, Codec>& args,
                                                 const radix_pass_plan& plan, Storage& s) {
@@ -459,35 +507,35 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_
   const int valid = remaining < Policy::tile_items ? static_cast<int>(remaining) : Policy::tile_items;
 
   Key keys[ipt];
-  unsigned digits[ipt];
-  unsigned ranks[ipt];
+  unsigned places[ipt];
   load_striped(args.keys.source(plan.src) + tile_first, valid, keys);
-  extract_digits<Descending>(keys, valid, args.bit, args.digit_bits, digits, args.codec);
-  rank_within_warp<Policy>(digits, valid, ranks, s);
+  extract_digits<Descending>(keys, valid, args.bit, args.digit_bits, places, args.codec);
+  rank_within_warp<Policy>(places, s);
   __syncthreads();  // every warp's counts are in
-  const unsigned tile_count = count_digit_across_warps<Policy>(s);
-  const unsigned tile_start = start_of_digit_in_tile<Policy>(tile_count, s);
-  find_digit_bases<Policy>(tile_idx, tile_count, tile_start, args.d_control->digit_counts[args.pass],
-                           args.d_look_back, args.pass, s);
-  __syncthreads();  // digit starts, warp prefixes and bases are in
-  rank_within_tile(digits, ranks, s);
-  stage_in_digit_order<Policy>(keys, digits, ranks, s);
-  __syncthreads();
-  unsigned long long dst_index[ipt];
-  scatter_keys<Policy, Descending>(valid, args.bit, args.digit_bits, args.keys.destination(plan.dst), dst_index,
+  const unsigned tile_count = count_digit_in_tile<Policy>(valid, s);
+  if (threadIdx.x < radix_digits) publish_digit_count(args.d_look_back, tile_idx, threadIdx.x, tile_count, args.pass);
+  const unsigned tile_start = place_digit_in_tile<Policy>(tile_count, s);
+  __syncthreads();  // every warp's first slots are in
+  rank_within_tile(places, s);
+  stage_in_digit_order(keys, places, s);
+  find_digit_base<Policy>(tile_idx, tile_count, tile_start, args.d_control->digit_counts[args.pass],
+                          args.d_look_back, args.pass, s);
+  __syncthreads();  // the staged tile and the bases are in
+  slot_digits<ipt> digits_of_slots;
+  scatter_keys<Policy, Descending>(valid, args.bit, args.digit_bits, args.keys.destination(plan.dst), digits_of_slots,
                                    args.codec, s);
   if constexpr (has_values_v<Value>) {
     Value values[ipt];
     load_striped(args.values.source(plan.src) + tile_first, valid, values);
     __syncthreads();  // every staged key has been read
-    stage_in_digit_order<Policy>(values, digits, ranks, s);
+    stage_in_digit_order(values, places, s);
     __syncthreads();
-    scatter_values<Policy>(valid, args.values.destination(plan.dst), dst_index, s);
+    scatter_values<Policy>(valid, args.values.destination(plan.dst), digits_of_slots, s);
   }
 }
 
 template <class Policy, bool Descending, class Key, class Value, class Codec>
-__global__ void __launch_bounds__(Policy::block_threads) radix_pass_kernel(radix_pass_args<Key, Value, Codec> args) {
+__global__ void __launch_bounds__(Policy::block_threads, Policy::pass_min_blocks) radix_pass_kernel(radix_pass_args<Key, Value, Codec> args) {
   static_assert(sizeof(radix_pass_storage<Policy, Key, Value>) <= max_static_shared_bytes,
                 "the tile (items_per_thread x block_threads x widest element) and the warp counters must fit "
                 "in static shared memory");
@@ -540,25 +588,24 @@ __global__ void __launch_bounds__(Policy::block_threads)
   __shared__ radix_pass_storage<Policy, Key, Value> s;
   Key keys[ipt];
   Value values[has_values ? ipt : 1];
-  unsigned digits[ipt];
-  unsigned ranks[ipt];
+  unsigned places[ipt];
   wait_for_previous_grid();
   let_next_grid_launch();
   load_striped(d_keys_in, valid, keys);
   if constexpr (has_values) load_striped(d_values_in, valid, values);
   for (int bit = begin_bit; bit < end_bit; bit += radix_bits) {
-    extract_digits<Descending>(keys, valid, bit, pass_digit_bits(bit, end_bit), digits, codec);
-    rank_within_warp<Policy>(digits, valid, ranks, s);
+    extract_digits<Descending>(keys, valid, bit, pass_digit_bits(bit, end_bit), places, codec);
+    rank_within_warp<Policy>(places, s);
     __syncthreads();  // every warp's counts are in
-    start_of_digit_in_tile<Policy>(count_digit_across_warps<Policy>(s), s);
-    __syncthreads();  // digit starts and warp prefixes are in
-    rank_within_tile(digits, ranks, s);
-    stage_in_digit_order<Policy>(keys, digits, ranks, s);
+    place_digit_in_tile<Policy>(count_digit_in_tile<Policy>(valid, s), s);
+    __syncthreads();  // every warp's first slots are in
+    rank_within_tile(places, s);
+    stage_in_digit_order(keys, places, s);
     __syncthreads();
     read_staged_striped(s.exchange, valid, keys);
     if constexpr (has_values) {
       __syncthreads();  // every staged key has been read
-      stage_in_digit_order<Policy>(values, digits, ranks, s);
+      stage_in_digit_order(values, places, s);
       __syncthreads();
       read_staged_striped(s.exchange, valid, values);
     }

@@ -24,7 +24,7 @@ enum class radix_rank_method { match_any, ballot };
 
 template <int BlockThreads, int ItemsPerThread, int HistogramBlockThreads = 256,
           int LookBackDelayNs = default_look_back_delay_ns, radix_rank_method RankMethod = radix_rank_method::match_any,
-          int LookBackWindow = 1, bool SingleTileSort = false, int LookBackSettleNs = 0>
+          int LookBackWindow = 1, bool SingleTileSort = false, int LookBackSettleNs = 0, int PassMinBlocks = 1>
 struct radix_sort_policy {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -40,6 +40,8 @@ struct radix_sort_policy {
   // Pause after publishing a tile's digit counts, before looking back
   // (detail::settle_before_look_back).
   static constexpr int look_back_settle_ns = LookBackSettleNs;
+  // Blocks of the pass kernel that must fit on one SM (__launch_bounds__): caps its registers.
+  static constexpr int pass_min_blocks = PassMinBlocks;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   // Thread d owns digit d while counting, scanning and looking back.
@@ -48,6 +50,7 @@ struct radix_sort_policy {
                 "whole warps, at most 1024 threads");
   static_assert(ItemsPerThread >= 1, "at least one item per thread");
   static_assert(LookBackWindow >= 1 && LookBackWindow <= 32, "1 to 32 words per look-back step");
+  static_assert(PassMinBlocks >= 1, "at least one block per SM");
 };
 
 namespace detail {
@@ -72,6 +75,12 @@ inline constexpr int default_radix_look_back_window = cuda::std::is_same_v<Value
 template <class Value>
 inline constexpr int default_radix_look_back_delay_ns = cuda::std::is_same_v<Value, no_values> ? default_look_back_delay_ns : 0;
 
+// The pass kernel's occupancy is its speed (it waits on shared memory and on its look-back): keys
+// alone fit 64 registers, four blocks per SM, without spilling; pairs 80, three blocks (ptxas,
+// sm_90, 32- and 64-bit keys).
+template <class Value>
+inline constexpr int default_radix_pass_min_blocks = cuda::std::is_same_v<Value, no_values> ? 4 : 3;
+
 }  // namespace detail
 
 // H100 2026-11-21, 2^28 u32 keys at 256 x 16: ballot ranking 12.5 ms against 15.2 for match
@@ -84,6 +93,7 @@ template <class Key, class Value>
 using default_radix_sort_policy =
     radix_sort_policy<256, detail::default_radix_items_per_thread<Key, Value>(), 256,
                       detail::default_radix_look_back_delay_ns<Value>, radix_rank_method::ballot,
-                      detail::default_radix_look_back_window<Value>, true>;
+                      detail::default_radix_look_back_window<Value>, true, 0,
+                      detail::default_radix_pass_min_blocks<Value>>;
 
 }  // namespace upsweep
