@@ -263,27 +263,28 @@ void register_sort_tuning(const std::string& sort_case, const std::string& name)
   });
 }
 
-// Ballot ranking at 256 threads, Window look-back words per digit read at once, DelayNs between
-// polls of a predecessor not yet published, at least MinBlocks pass blocks per SM (a register
-// cap). (Match ranking and 384-thread tiles measured slower throughout on 2026-11-21:
-// bench/NOTES.md; their rows are gone.)
-template <class Key, class Value, int Items, int Window, int DelayNs, int MinBlocks>
-void register_sort_look_back(const std::string& sort_case) {
+// Ballot ranking at Threads x Items tiles, Window look-back words per digit read at once, DelayNs
+// between polls of a predecessor not yet published, at least MinBlocks pass blocks per SM (a
+// register cap). (Match ranking measured slower throughout, on 2026-11-21 and again with the
+// ballots in PTX on 2026-11-22: bench/NOTES.md.)
+template <class Key, class Value, int Threads, int Items, int Window, int DelayNs, int MinBlocks,
+          upsweep::radix_rank_method Rank = upsweep::radix_rank_method::ballot>
+void register_sort_shape(const std::string& sort_case) {
+  const std::string rank = Rank == upsweep::radix_rank_method::ballot ? "ballot" : "match";
   register_sort_tuning<Key, Value,
-                       upsweep::radix_sort_policy<256, Items, 256, DelayNs, upsweep::radix_rank_method::ballot, Window,
-                                                  true, 0, MinBlocks>>(
-      sort_case, "ballot_t256_i" + std::to_string(Items) + "_window" + std::to_string(Window) + "_delay" +
-                     std::to_string(DelayNs) + "_min" + std::to_string(MinBlocks));
+                       upsweep::radix_sort_policy<Threads, Items, 256, DelayNs, Rank, Window, true, 0, MinBlocks>>(
+      sort_case, rank + "_t" + std::to_string(Threads) + "_i" + std::to_string(Items) + "_window" +
+                     std::to_string(Window) + "_delay" + std::to_string(DelayNs) + "_min" + std::to_string(MinBlocks));
 }
 
-template <class Key, class Value, int ItemsAt256>
+// Shapes that fit their register cap without spilling, or barely (ptxas, u32 keys): 256 x 16 at
+// 64 registers, 256 x 20 and 384 x 16 at 80.
+template <class Key, class Value, int Window, int DelayNs>
 void register_sort_tuning_case(const std::string& sort_case) {
-  register_sort_look_back<Key, Value, ItemsAt256, 4, 350, 2>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 4, 350, 3>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 4, 350, 4>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 1, 0, 2>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 1, 0, 3>(sort_case);
-  register_sort_look_back<Key, Value, ItemsAt256, 1, 0, 4>(sort_case);
+  register_sort_shape<Key, Value, 256, 16, Window, DelayNs, 4>(sort_case);
+  register_sort_shape<Key, Value, 256, 16, Window, DelayNs, 3>(sort_case);
+  register_sort_shape<Key, Value, 256, 20, Window, DelayNs, 3>(sort_case);
+  register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 2>(sort_case);
 }
 
 const bool registered = register_later([] {
@@ -296,9 +297,9 @@ const bool registered = register_later([] {
   register_sort_case<std::uint32_t>("keys_u32_and5", key_pattern::and_5);
   register_sort_case<std::uint32_t>("keys_u32_low8", key_pattern::low_8_bits);
 
-  register_sort_tuning_case<std::uint32_t, no_values, 16>("sort_keys_u32");
-  register_sort_tuning_case<std::uint32_t, std::uint32_t, 16>("sort_pairs_u32_u32");
-  register_sort_tuning_case<std::uint64_t, no_values, 12>("sort_keys_u64");
+  register_sort_tuning_case<std::uint32_t, no_values, 4, 350>("sort_keys_u32");
+  register_sort_tuning_case<std::uint32_t, std::uint32_t, 1, 0>("sort_pairs_u32_u32");
+  register_sort_tuning_case<std::uint32_t, std::uint32_t, 4, 350>("sort_pairs_u32_u32");
 });
 
 }  // namespace

@@ -518,15 +518,18 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_
   __syncthreads();  // every warp's first slots are in
   rank_within_tile(places, s);
   stage_in_digit_order(keys, places, s);
+  // The values are loaded here, so that their loads are in flight through the look-back and the
+  // keys' scatter (the keys' registers are free again).
+  constexpr bool has_values = has_values_v<Value>;
+  Value values[has_values ? ipt : 1];
+  if constexpr (has_values) load_striped(args.values.source(plan.src) + tile_first, valid, values);
   find_digit_base<Policy>(tile_idx, tile_count, tile_start, args.d_control->digit_counts[args.pass],
                           args.d_look_back, args.pass, s);
   __syncthreads();  // the staged tile and the bases are in
   slot_digits<ipt> digits_of_slots;
   scatter_keys<Policy, Descending>(valid, args.bit, args.digit_bits, args.keys.destination(plan.dst), digits_of_slots,
                                    args.codec, s);
-  if constexpr (has_values_v<Value>) {
-    Value values[ipt];
-    load_striped(args.values.source(plan.src) + tile_first, valid, values);
+  if constexpr (has_values) {
     __syncthreads();  // every staged key has been read
     stage_in_digit_order(values, places, s);
     __syncthreads();

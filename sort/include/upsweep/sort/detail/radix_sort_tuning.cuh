@@ -59,12 +59,23 @@ struct no_values;  // radix_sort_kernels.cuh: keys only
 
 inline constexpr std::size_t radix_exchange_bytes = 24 * 1024;
 
+template <class Key, class Value>
+inline constexpr std::size_t widest_radix_element = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
+
+// Pairs of 4-byte elements run 384-thread blocks: their tune rows put 384 x 16 at two blocks per
+// SM ahead of 256 x 16 at three (H100 2026-11-22, two runs of three).
+template <class Key, class Value>
+inline constexpr int default_radix_block_threads =
+    !cuda::std::is_same_v<Value, no_values> && widest_radix_element<Key, Value> == 4 ? 384 : 256;
+
 // The tile goes through shared memory once for keys and once for values, in one buffer of
-// radix_exchange_bytes: wider elements get fewer per thread.
+// radix_exchange_bytes: wider elements get fewer per thread. 32-bit keys alone take 20 (their
+// tune rows: 256 x 20 at three blocks per SM ahead of 256 x 16 at four, H100 2026-11-22).
 template <class Key, class Value>
 constexpr int default_radix_items_per_thread() {
-  constexpr std::size_t widest = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
-  constexpr std::size_t fit = radix_exchange_bytes / (256 * widest);
+  if constexpr (cuda::std::is_same_v<Value, no_values> && sizeof(Key) == 4) return 20;
+  constexpr std::size_t fit =
+      radix_exchange_bytes / (default_radix_block_threads<Key, Value> * widest_radix_element<Key, Value>);
   return fit >= 16 ? 16 : static_cast<int>(fit);
 }
 
@@ -75,25 +86,29 @@ inline constexpr int default_radix_look_back_window = cuda::std::is_same_v<Value
 template <class Value>
 inline constexpr int default_radix_look_back_delay_ns = cuda::std::is_same_v<Value, no_values> ? default_look_back_delay_ns : 0;
 
-// The pass kernel's occupancy is its speed (it waits on shared memory and on its look-back): keys
-// alone fit 64 registers, four blocks per SM, without spilling; pairs 80, three blocks (ptxas,
-// sm_90, 32- and 64-bit keys).
-template <class Value>
-inline constexpr int default_radix_pass_min_blocks = cuda::std::is_same_v<Value, no_values> ? 4 : 3;
+// The pass kernel's occupancy is its speed (it waits on shared memory and on its look-back), so
+// its registers are capped where it does not spill, or barely (ptxas, sm_90): keys alone of 8
+// or 16 items fit 64 registers (four blocks of 256 per SM); 32-bit keys alone at 20 items and
+// pairs fit 80 (three blocks of 256, two of 384; pairs spill 8 to 16 bytes).
+template <class Key, class Value>
+inline constexpr int default_radix_pass_min_blocks =
+    default_radix_block_threads<Key, Value> == 384                                                  ? 2
+    : cuda::std::is_same_v<Value, no_values> && default_radix_items_per_thread<Key, Value>() <= 16 ? 4
+                                                                                                    : 3;
 
 }  // namespace detail
 
-// H100 2026-11-21, 2^28 u32 keys at 256 x 16: ballot ranking 12.5 ms against 15.2 for match
-// ranking (pairs 14.8 against 17.3); with a look-back window of 4 words, 10.2 ms (pairs 14.1);
-// window 8 10.6 (pairs 20.8); 384-thread tiles slower throughout. H200 2026-11-21: keys 9.9 ms
-// at window 4 whatever the pause (0, 100, 350 ns), 10.4 at window 1; pairs 13.7 at window 1
-// without a pause against 15.7 at window 4; u64 keys 23.5 at window 4, 25.3 at window 1.
-// Inputs of one tile take the one-launch path.
+// H100 2026-11-21 (before the PTX ballots), 2^28 u32 keys at 256 x 16: ballot ranking 12.5 ms
+// against 15.2 for match ranking; a look-back window of 4 words 10.2 ms, 8 words 10.6. H200
+// 2026-11-21: keys 9.9 ms at window 4 whatever the pause; pairs 13.7 at window 1 without a pause
+// against 15.7 at window 4. H100 2026-11-22, with the PTX ballots and the register caps: keys
+// 256 x 20 6.7 ms (CUB 5.54), pairs 384 x 16 10.0 to 10.6 (CUB 8.8), match ranking still slower
+// (11.4 against 8.6 in one run). Inputs of one tile take the one-launch path.
 template <class Key, class Value>
 using default_radix_sort_policy =
-    radix_sort_policy<256, detail::default_radix_items_per_thread<Key, Value>(), 256,
-                      detail::default_radix_look_back_delay_ns<Value>, radix_rank_method::ballot,
+    radix_sort_policy<detail::default_radix_block_threads<Key, Value>, detail::default_radix_items_per_thread<Key, Value>(),
+                      256, detail::default_radix_look_back_delay_ns<Value>, radix_rank_method::ballot,
                       detail::default_radix_look_back_window<Value>, true, 0,
-                      detail::default_radix_pass_min_blocks<Value>>;
+                      detail::default_radix_pass_min_blocks<Key, Value>>;
 
 }  // namespace upsweep
