@@ -28,7 +28,7 @@ using radix_sort_policy_t =
     cuda::std::conditional_t<cuda::std::is_void_v<Policy>, default_radix_sort_policy<Key, Value>, Policy>;
 
 // Histogram blocks stride over the keys; at least this many blocks keep every block's 32-bit
-// shared counters below 2^32 (a block sees at most num_items / grid + its thread count keys).
+// shared counters below 2^32 (a block sees at most num_items / grid + one tile of keys).
 inline constexpr long long histogram_keys_per_block_limit = 1ll << 31;
 inline constexpr long long histogram_target_grid = 2048;
 inline constexpr int copy_block_threads = 256;
@@ -36,7 +36,8 @@ inline constexpr long long copy_target_grid = 4096;
 
 template <class Policy>
 unsigned radix_histogram_grid(long long num_items) {
-  const long long wanted = ceil_div<long long>(num_items, Policy::histogram_block_threads * 16ll);
+  const long long wanted =
+      ceil_div<long long>(num_items, static_cast<long long>(Policy::histogram_block_threads) * histogram_items_per_thread);
   long long grid = wanted < histogram_target_grid ? wanted : histogram_target_grid;
   const long long needed = ceil_div<long long>(num_items, histogram_keys_per_block_limit);
   if (grid < needed) grid = needed;

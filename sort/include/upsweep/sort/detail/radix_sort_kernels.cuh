@@ -152,32 +152,58 @@ __host__ __device__ constexpr int pass_digit_bits(int bit, int end_bit) {
   return end_bit - bit < radix_bits ? end_bit - bit : radix_bits;
 }
 
-// Shared counters are 32-bit: the dispatch sizes the grid so that no block sees 2^32 keys.
+// Keys each histogram thread loads before counting them: the loads of a tile are all in flight
+// at once (one key per thread between the counts left the kernel waiting on memory).
+inline constexpr int histogram_items_per_thread = 16;
+
+template <int Passes, bool Descending, class Key, class Codec>
+__device__ __forceinline__ void count_key_digits(const Key& key, int begin_bit, int end_bit, int num_passes,
+                                                 unsigned (&counts)[Passes][radix_digits], const Codec& codec) {
+  const auto bits = codec.template sort_bits<Descending>(key);
+#pragma unroll
+  for (int p = 0; p < Passes; ++p) {
+    if (p < num_passes) {
+      const int bit = begin_bit + p * radix_bits;
+      atomicAdd(&counts[p][Codec::digit(bits, bit, pass_digit_bits(bit, end_bit))], 1u);
+    }
+  }
+}
+
+// Blocks stride over tiles of block_threads x histogram_items_per_thread keys. Shared counters
+// are 32-bit: the dispatch sizes the grid so that no block sees 2^32 keys.
 template <class Policy, bool Descending, class Key, class Codec>
 __global__ void __launch_bounds__(Policy::histogram_block_threads)
     radix_histogram_kernel(const Key* d_keys, long long num_items, int begin_bit, int end_bit, int num_passes,
                            radix_sort_control* d_control, Codec codec) {
   constexpr int passes_for_key = histogram_passes_v<Codec>;
+  constexpr int threads = Policy::histogram_block_threads;
+  constexpr int tile = threads * histogram_items_per_thread;
   __shared__ unsigned counts[passes_for_key][radix_digits];
   wait_for_previous_grid();  // every kernel of a sort launches chained (radix_sort_dispatch)
   let_next_grid_launch();
   for (int i = threadIdx.x; i < passes_for_key * radix_digits; i += blockDim.x) counts[i / radix_digits][i % radix_digits] = 0;
   __syncthreads();
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < num_items; i += stride) {
-    const auto bits = codec.template sort_bits<Descending>(d_keys[i]);
+  const auto count = [&](const Key& key) {
+    count_key_digits<passes_for_key, Descending>(key, begin_bit, end_bit, num_passes, counts, codec);
+  };
+  for (long long first = static_cast<long long>(blockIdx.x) * tile; first < num_items;
+       first += static_cast<long long>(gridDim.x) * tile) {
+    const Key* d_tile = d_keys + first + threadIdx.x;
+    if (num_items - first >= tile) {
+      Key keys[histogram_items_per_thread];
 #pragma unroll
-    for (int p = 0; p < passes_for_key; ++p) {
-      if (p < num_passes) {
-        const int bit = begin_bit + p * radix_bits;
-        atomicAdd(&counts[p][Codec::digit(bits, bit, pass_digit_bits(bit, end_bit))], 1u);
-      }
+      for (int i = 0; i < histogram_items_per_thread; ++i) keys[i] = d_tile[i * threads];
+#pragma unroll
+      for (int i = 0; i < histogram_items_per_thread; ++i) count(keys[i]);
+    } else {
+      const long long valid = num_items - first - threadIdx.x;
+      for (int i = 0; i < histogram_items_per_thread && i * threads < valid; ++i) count(d_tile[i * threads]);
     }
   }
   __syncthreads();
   for (int i = threadIdx.x; i < num_passes * radix_digits; i += blockDim.x) {
-    const unsigned count = counts[i / radix_digits][i % radix_digits];
-    if (count != 0) atomicAdd(&d_control->digit_counts[i / radix_digits][i % radix_digits], static_cast<unsigned long long>(count));
+    const unsigned c = counts[i / radix_digits][i % radix_digits];
+    if (c != 0) atomicAdd(&d_control->digit_counts[i / radix_digits][i % radix_digits], static_cast<unsigned long long>(c));
   }
 }
 
