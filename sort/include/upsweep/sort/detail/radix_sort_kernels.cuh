@@ -346,8 +346,9 @@ __device__ __forceinline__ unsigned rank_among_peers(unsigned peers, unsigned di
 
 // Lanes whose digit agrees with this lane's at `bit`: the ballot of lanes with the bit set,
 // inverted where this lane's bit is clear. In PTX the predicate feeds both the ballot and the
-// inversion: four instructions a bit, where nvcc 13 made seven of the C++ form (SASS, sm_90), and
-// ranking is most of a pass's instructions.
+// inversion, and ptxas sets a digit's predicates with one R2P: three SASS instructions a bit
+// (ballot, predicated not, and), where nvcc 13 made seven of the C++ form (sm_90). Ranking is
+// most of a pass's instructions.
 __device__ __forceinline__ unsigned lanes_agreeing_at(unsigned digit, unsigned bit_mask) {
   unsigned lanes;
   asm volatile(
