@@ -81,6 +81,16 @@ void thrust_reduce_sum(benchmark::State& state) {
   });
 }
 
+// The floor under every small row: one empty kernel between the events.
+__global__ void empty_kernel() {}
+
+void empty_launch(benchmark::State& state) {
+  time_on_gpu(state, state.range(0), 0.0, [&](cudaStream_t s) {
+    empty_kernel<<<1, 256, 0, s>>>();
+    BENCH_CUDA(cudaGetLastError());
+  });
+}
+
 void device_copy(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   device_array<item_t> in(n), out(n);
@@ -153,6 +163,7 @@ const bool registered = register_later([] {
           upsweep_reduce_sum<reduce_policy<128, 4, 2048, 32>>);
   add_row("tune/reduce_sum_i32/t256_i4_one_block_16k", {100, 1'000, 10'000}, min_time_s,
           upsweep_reduce_sum<reduce_policy<256, 4, 2048, 16>>);
+  add_row("tune/reduce_sum_i32/empty_kernel", {100}, min_time_s, empty_launch);
 });
 
 }  // namespace

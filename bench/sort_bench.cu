@@ -285,6 +285,9 @@ void register_sort_tuning_case(const std::string& sort_case) {
   register_sort_shape<Key, Value, 256, 16, Window, DelayNs, 3>(sort_case);
   register_sort_shape<Key, Value, 256, 20, Window, DelayNs, 3>(sort_case);
   register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 2>(sort_case);
+  // CUB's sm_90 tile, the keys' default since session 10 (256 x 20 at four blocks, 64 registers,
+  // spilled and took 6.78 ms against 6.10: bench/NOTES.md).
+  if constexpr (std::is_same_v<Value, no_values>) register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 2>(sort_case);
 }
 
 const bool registered = register_later([] {

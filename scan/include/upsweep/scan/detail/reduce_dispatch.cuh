@@ -1,6 +1,6 @@
-// Host dispatch of the device reduce: one block and one launch for small inputs, otherwise a
-// resident grid writing per-block partials and a one-block pass folding them. No allocation,
-// no synchronisation.
+// Host dispatch of the device reduce: one block and one launch for small inputs (a lean kernel
+// up to one tile), otherwise a resident grid writing per-block partials and a one-block pass
+// folding them. No allocation, no synchronisation.
 #pragma once
 
 #include <upsweep/scan/detail/reduce_kernels.cuh>
@@ -47,7 +47,12 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
   if (d_out == nullptr || (num_items > 0 && is_null(d_in))) return cudaErrorInvalidValue;  // n = 0 writes init
 
   const maybe<Acc> with_init = {init, true};
-  if (num_items <= Policy::single_block_max_items) {  // n == 0 too: the result is init
+  if (num_items <= Policy::tile_items) {  // n == 0 too: the result is init
+    reduce_single_tile_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, static_cast<int>(num_items), d_out,
+                                                                               op, init);
+    return cudaGetLastError();
+  }
+  if (num_items <= Policy::single_block_max_items) {
     reduce_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, with_init);
     return cudaGetLastError();
   }

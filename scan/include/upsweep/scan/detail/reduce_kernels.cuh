@@ -97,4 +97,37 @@ __global__ void __launch_bounds__(Policy::block_threads)
   }
 }
 
+// Inputs of one tile or less (num_items <= tile_items, so an int): the block's guarded loads and
+// its reduce, with none of reduce_kernel's tile loop, 64-bit tile arithmetic or vector path. At
+// 10^2 items a call is its launch, and every instruction before the first load shows in its time.
+template <class Policy, class InputIt, class OutputIt, class Acc, class Op>
+__global__ void __launch_bounds__(Policy::block_threads)
+    reduce_single_tile_kernel(InputIt d_in, int num_items, OutputIt d_out, Op op, Acc init) {
+  using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
+  __shared__ typename block_reduce<Acc, Policy::block_threads>::storage storage;
+  // Loads up to this thread's first slot past the end, then folds them: at 10^2 items one load
+  // and no fold, where the guarded form of fold_tile_striped tests every slot.
+  in_t items[Policy::items_per_thread];
+  int loaded = 0;
+#pragma unroll
+  for (int k = 0; k < Policy::items_per_thread; ++k, ++loaded) {
+    const int idx = k * Policy::block_threads + static_cast<int>(threadIdx.x);
+    if (idx >= num_items) break;
+    items[k] = d_in[idx];
+  }
+  maybe<Acc> acc = {Acc{}, false};
+#pragma unroll
+  for (int k = 0; k < Policy::items_per_thread; ++k) {
+    if (k >= loaded) break;
+    fold(acc, static_cast<Acc>(items[k]), op);
+  }
+  if (num_items == 0) {
+    if (threadIdx.x == 0) *d_out = init;
+    return;
+  }
+  const int present = num_items < Policy::block_threads ? num_items : Policy::block_threads;
+  const Acc total = block_reduce<Acc, Policy::block_threads>(storage).reduce_prefix(acc.value, present, op);
+  if (threadIdx.x == 0) *d_out = op(init, total);
+}
+
 }  // namespace upsweep::detail

@@ -275,7 +275,11 @@ struct radix_pass_storage {
   // Keys of digit d seen by each warp while ranking; then, per digit, the slot in the sorted tile
   // of that warp's first key of digit d (the tile's keys of smaller digits and of d in earlier warps).
   unsigned warp_digit_counts[warps][radix_digits];
-  long long scatter_base[radix_digits];  // global index of sorted tile slot 0, for digit d (may be < 0)
+  // Per digit d, the byte address where sorted tile slot 0 would go if it held digit d, in the
+  // keys' and the values' destinations: slot j of digit d goes to that address plus j elements.
+  // Integers, not pointers: the address may lie before the array (only the slot's is an element).
+  unsigned long long key_scatter[radix_digits];
+  unsigned long long value_scatter[has_values_v<Value> ? radix_digits : 1];
   typename block_scan<unsigned, Policy::block_threads>::storage scan;
   alignas(16) unsigned char exchange[Policy::tile_items * widest];  // the tile in digit order
   long long tile_idx;
@@ -319,29 +323,21 @@ __device__ __forceinline__ void extract_digits(const Key (&keys)[IPT], int valid
                     : padding_digit;
 }
 
-// One ranking step per item: with `peers` the lanes whose item has this lane's digit, the highest
-// of them adds their number to the warp's counter of that digit and hands the old value to its
-// peers by a shuffle; each lane's rank is that value plus its peers in lower lanes. Walking the
-// items in order, then lanes upwards, walks the warp's part of the input in order, so keys of one
-// digit keep their input order. The shuffle reconverges the warp, and one warp's shared-memory
-// atomics take effect in issue order, so the next item's leader sees the bump (the order CUB's
-// match ranking relies on too).
+// One ranking step per item: with `peers` the lanes whose item has this lane's digit, every lane
+// reads the warp's counter of that digit, and the highest of them adds their number to it; each
+// lane's rank is the counter plus its peers in lower lanes. Walking the items in order, then lanes
+// upwards, walks the warp's part of the input in order, so keys of one digit keep their input
+// order. The counters are the warp's own, so a plain read and a store by one lane suffice: the
+// warp barriers order the read before the store and the store before the next item's read
+// (a leader's atomic needed a branch around it and a shuffle of its result: five instructions a
+// key more, sm_90).
 __device__ __forceinline__ unsigned rank_among_peers(unsigned peers, unsigned digit, unsigned* counts) {
   const unsigned lane = lane_id();
-  const unsigned leader = 31 - __clz(peers);
-  const unsigned peers_below = __popc(peers & ((1u << lane) - 1));
-  // The leader's add as one predicated atomic: nvcc branched around it (five instructions more).
-  const auto counter = static_cast<unsigned>(__cvta_generic_to_shared(&counts[digit]));
-  unsigned before;
-  asm volatile(
-      "{\n\t.reg .pred leads;\n\t"
-      "setp.eq.u32 leads, %1, %2;\n\t"
-      "mov.u32 %0, 0;\n\t"
-      "@leads atom.shared.add.u32 %0, [%3], %4;\n\t}"
-      : "=r"(before)
-      : "r"(lane), "r"(leader), "r"(counter), "r"(__popc(peers))
-      : "memory");
-  return __shfl_sync(full_warp_mask, before, leader) + peers_below;
+  const unsigned before = counts[digit];
+  __syncwarp();
+  if (lane == 31 - __clz(peers)) counts[digit] = before + __popc(peers);
+  __syncwarp();
+  return before + __popc(peers & ((1u << lane) - 1));
 }
 
 // Lanes whose digit agrees with this lane's at `bit`: the ballot of lanes with the bit set,
@@ -444,18 +440,31 @@ __device__ __forceinline__ void stage_in_digit_order(const T (&items)[IPT], cons
   for (int i = 0; i < IPT; ++i) staged[slots[i]] = items[i];
 }
 
-template <class Policy, class Storage>
+template <class Policy, class Key, class Value, class Storage>
 __device__ __forceinline__ void find_digit_base(long long tile_idx, unsigned tile_count, unsigned tile_start,
                                                 const unsigned long long* d_digit_offsets,
-                                                unsigned long long* d_look_back, int pass, Storage& s) {
+                                                unsigned long long* d_look_back, int pass, Key* d_keys_dst,
+                                                Value* d_values_dst, Storage& s) {
   if (threadIdx.x >= radix_digits) return;
   const unsigned digit = threadIdx.x;
   const unsigned long long before =
       look_back_digit<Policy::look_back_delay_ns, Policy::look_back_window, Policy::look_back_settle_ns>(
           d_look_back, tile_idx, digit, tile_count, pass);
-  // Below 0 when the digit's first slot in the tile comes before its first global index; base +
-  // slot is a real index for every slot of this digit.
-  s.scatter_base[digit] = static_cast<long long>(d_digit_offsets[digit] + before) - static_cast<long long>(tile_start);
+  // The global index of sorted tile slot 0 for this digit: below 0 when the digit's first slot in
+  // the tile comes before its first global index. Unsigned arithmetic wraps where it must.
+  const unsigned long long slot0 = d_digit_offsets[digit] + before - tile_start;
+  s.key_scatter[digit] = reinterpret_cast<unsigned long long>(d_keys_dst) + slot0 * sizeof(Key);
+  if constexpr (has_values_v<Value>)
+    s.value_scatter[digit] = reinterpret_cast<unsigned long long>(d_values_dst) + slot0 * sizeof(Value);
+}
+
+// The address of a thread's first staged slot of a digit, from that digit's address of slot 0.
+// (Global memory, said so: from an integer, nvcc would emit generic stores.)
+template <class T>
+__device__ __forceinline__ T* thread_slot(unsigned long long slot0_address) {
+  T* slot = reinterpret_cast<T*>(slot0_address + static_cast<unsigned long long>(threadIdx.x) * sizeof(T));
+  __builtin_assume(__isGlobal(slot));
+  return slot;
 }
 
 // The digits of a thread's staged slots, four to a register: the values' scatter needs each slot's
@@ -467,44 +476,43 @@ struct slot_digits {
   __device__ unsigned get(int j) const { return (packed[j / 4] >> (8 * (j % 4))) & 0xffu; }
 };
 
-// Thread t scatters slots t, t + block_threads, ...: with the pointer at its first slot, each
-// slot's address is that pointer plus an immediate and its digit's base (two instructions).
-// Full tiles skip the bounds test, so the slots' loads need not wait on one another's branches.
+// Thread t scatters slots t, t + block_threads, ...: each slot's address is its digit's slot-0
+// address (shared memory) plus the thread's offset and an immediate (three instructions where a
+// 64-bit index took five). Full tiles skip the bounds test, so the slots' loads need not wait on
+// one another's branches.
 template <class Policy, bool Full, bool Descending, int IPT, class Key, class Codec, class Storage>
-__device__ __forceinline__ void scatter_key_slots(int valid, int bit, int digit_bits, Key* d_keys_dst,
+__device__ __forceinline__ void scatter_key_slots(int valid, int bit, int digit_bits,
                                                   slot_digits<IPT>& digits_of_slots, const Codec& codec,
                                                   const Storage& s) {
   const Key* staged = reinterpret_cast<const Key*>(s.exchange) + threadIdx.x;
-  Key* dst = d_keys_dst + threadIdx.x;
 #pragma unroll
   for (int j = 0; j < IPT; ++j) {
     if (Full || j * Policy::block_threads + static_cast<int>(threadIdx.x) < valid) {
       const Key key = staged[j * Policy::block_threads];
       const unsigned digit = Codec::digit(codec.template sort_bits<Descending>(key), bit, digit_bits);
       digits_of_slots.set(j, digit);
-      (dst + s.scatter_base[digit])[j * Policy::block_threads] = key;
+      thread_slot<Key>(s.key_scatter[digit])[j * Policy::block_threads] = key;
     }
   }
 }
 
 template <class Policy, bool Descending, int IPT, class Key, class Codec, class Storage>
-__device__ __forceinline__ void scatter_keys(int valid, int bit, int digit_bits, Key* d_keys_dst,
-                                             slot_digits<IPT>& digits_of_slots, const Codec& codec, const Storage& s) {
+__device__ __forceinline__ void scatter_keys(int valid, int bit, int digit_bits, slot_digits<IPT>& digits_of_slots,
+                                             const Codec& codec, const Storage& s) {
   if (valid == Policy::tile_items)
-    scatter_key_slots<Policy, true, Descending>(valid, bit, digit_bits, d_keys_dst, digits_of_slots, codec, s);
+    scatter_key_slots<Policy, true, Descending, IPT, Key>(valid, bit, digit_bits, digits_of_slots, codec, s);
   else
-    scatter_key_slots<Policy, false, Descending>(valid, bit, digit_bits, d_keys_dst, digits_of_slots, codec, s);
+    scatter_key_slots<Policy, false, Descending, IPT, Key>(valid, bit, digit_bits, digits_of_slots, codec, s);
 }
 
-template <class Policy, int IPT, class Value, class Storage>
-__device__ __forceinline__ void scatter_values(int valid, Value* d_values_dst, const slot_digits<IPT>& digits_of_slots,
-                                               const Storage& s) {
+template <class Policy, class Value, int IPT, class Storage>
+__device__ __forceinline__ void scatter_values(int valid, const slot_digits<IPT>& digits_of_slots, const Storage& s) {
   const Value* staged = reinterpret_cast<const Value*>(s.exchange) + threadIdx.x;
-  Value* dst = d_values_dst + threadIdx.x;
 #pragma unroll
   for (int j = 0; j < IPT; ++j) {
     if (j * Policy::block_threads + static_cast<int>(threadIdx.x) < valid)
-      (dst + s.scatter_base[digits_of_slots.get(j)])[j * Policy::block_threads] = staged[j * Policy::block_threads];
+      thread_slot<Value>(s.value_scatter[digits_of_slots.get(j)])[j * Policy::block_threads] =
+          staged[j * Policy::block_threads];
   }
 }
 
@@ -551,16 +559,16 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_
   Value values[has_values ? ipt : 1];
   if constexpr (has_values) load_striped(args.values.source(plan.src) + tile_first, valid, values);
   find_digit_base<Policy>(tile_idx, tile_count, tile_start, args.d_control->digit_counts[args.pass],
-                          args.d_look_back, args.pass, s);
+                          args.d_look_back, args.pass, args.keys.destination(plan.dst),
+                          args.values.destination(plan.dst), s);
   __syncthreads();  // the staged tile and the bases are in
   slot_digits<ipt> digits_of_slots;
-  scatter_keys<Policy, Descending>(valid, args.bit, args.digit_bits, args.keys.destination(plan.dst), digits_of_slots,
-                                   args.codec, s);
+  scatter_keys<Policy, Descending, ipt, Key>(valid, args.bit, args.digit_bits, digits_of_slots, args.codec, s);
   if constexpr (has_values) {
     __syncthreads();  // every staged key has been read
     stage_in_digit_order(values, places, s);
     __syncthreads();
-    scatter_values<Policy>(valid, args.values.destination(plan.dst), digits_of_slots, s);
+    scatter_values<Policy, Value>(valid, digits_of_slots, s);
   }
 }
 

@@ -62,18 +62,24 @@ inline constexpr std::size_t radix_exchange_bytes = 24 * 1024;
 template <class Key, class Value>
 inline constexpr std::size_t widest_radix_element = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
 
-// Pairs of 4-byte elements run 384-thread blocks: their tune rows put 384 x 16 at two blocks per
-// SM ahead of 256 x 16 at three (H100 2026-11-22, two runs of three).
+// 4-byte keys alone, and pairs of 4-byte elements, run 384-thread blocks. Pairs: their tune rows
+// put 384 x 16 at two blocks per SM ahead of 256 x 16 at three (H100 2026-11-22, two runs of
+// three). Keys: 384 x 20 at two blocks 6.10 ms against 6.50 for 256 x 20 at three (u32, 2^28,
+// one run, H100 2026-11-22, session 10; CUB's sm_90 tile is 384 x 19 or 20).
+template <class Key, class Value>
+inline constexpr bool four_byte_keys_alone = cuda::std::is_same_v<Value, no_values> && sizeof(Key) == 4;
 template <class Key, class Value>
 inline constexpr int default_radix_block_threads =
-    !cuda::std::is_same_v<Value, no_values> && widest_radix_element<Key, Value> == 4 ? 384 : 256;
+    four_byte_keys_alone<Key, Value> || (!cuda::std::is_same_v<Value, no_values> && widest_radix_element<Key, Value> == 4)
+        ? 384
+        : 256;
 
 // The tile goes through shared memory once for keys and once for values, in one buffer of
-// radix_exchange_bytes: wider elements get fewer per thread. 32-bit keys alone take 20 (their
-// tune rows: 256 x 20 at three blocks per SM ahead of 256 x 16 at four, H100 2026-11-22).
+// radix_exchange_bytes: wider elements get fewer per thread. 4-byte keys alone take 20 (30 KB:
+// with the counters, 45 KB of the 48 KB a static block may hold).
 template <class Key, class Value>
 constexpr int default_radix_items_per_thread() {
-  if constexpr (cuda::std::is_same_v<Value, no_values> && sizeof(Key) == 4) return 20;
+  if constexpr (four_byte_keys_alone<Key, Value>) return 20;
   constexpr std::size_t fit =
       radix_exchange_bytes / (default_radix_block_threads<Key, Value> * widest_radix_element<Key, Value>);
   return fit >= 16 ? 16 : static_cast<int>(fit);
@@ -88,8 +94,8 @@ inline constexpr int default_radix_look_back_delay_ns = cuda::std::is_same_v<Val
 
 // The pass kernel's occupancy is its speed (it waits on shared memory and on its look-back), so
 // its registers are capped where it does not spill, or barely (ptxas, sm_90): keys alone of 8
-// or 16 items fit 64 registers (four blocks of 256 per SM); 32-bit keys alone at 20 items and
-// pairs fit 80 (three blocks of 256, two of 384; pairs spill 8 to 16 bytes).
+// or 16 items fit 64 registers (four blocks of 256 per SM); 384-thread blocks and pairs fit 80
+// (two blocks of 384, three of 256; pairs spill 8 to 28 bytes).
 template <class Key, class Value>
 inline constexpr int default_radix_pass_min_blocks =
     default_radix_block_threads<Key, Value> == 384                                                  ? 2
