@@ -459,12 +459,11 @@ __device__ __forceinline__ void find_digit_base(long long tile_idx, unsigned til
 }
 
 // The address of a thread's first staged slot of a digit, from that digit's address of slot 0.
-// (Global memory, said so: from an integer, nvcc would emit generic stores.)
+// (A pointer from an integer: nvcc emits generic stores, ST.E, not STG; telling it
+// __builtin_assume(__isGlobal(p)) changed nothing, sm_90, CUDA 13.)
 template <class T>
 __device__ __forceinline__ T* thread_slot(unsigned long long slot0_address) {
-  T* slot = reinterpret_cast<T*>(slot0_address + static_cast<unsigned long long>(threadIdx.x) * sizeof(T));
-  __builtin_assume(__isGlobal(slot));
-  return slot;
+  return reinterpret_cast<T*>(slot0_address + static_cast<unsigned long long>(threadIdx.x) * sizeof(T));
 }
 
 // The digits of a thread's staged slots, four to a register: the values' scatter needs each slot's
