@@ -277,17 +277,32 @@ void register_sort_shape(const std::string& sort_case) {
                      std::to_string(Window) + "_delay" + std::to_string(DelayNs) + "_min" + std::to_string(MinBlocks));
 }
 
-// Shapes that fit their register cap without spilling, or barely (ptxas, u32 keys): 256 x 16 at
-// 64 registers, 256 x 20 and 384 x 16 at 80.
+// Shapes that fit their register cap without spilling, or barely (ptxas, sm_90, session 11: the
+// digits read again from the keys, full tiles without bounds tests): u32 keys 384 x 20 and
+// 384 x 16 at 56 registers (12 bytes spilled at 20 items) or 80, 256 x 20 at 64; u64 keys
+// 384 x 10 at 56, 256 x 12 at 64; u32 pairs 384 x 16 at 80 or 56 (16 bytes spilled), 384 x 14
+// and 384 x 12 at 56; u64/u32 pairs 256 x 12 at 72, 384 x 8 at 56 or 72.
 template <class Key, class Value, int Window, int DelayNs>
 void register_sort_tuning_case(const std::string& sort_case) {
-  register_sort_shape<Key, Value, 256, 16, Window, DelayNs, 4>(sort_case);
-  register_sort_shape<Key, Value, 256, 16, Window, DelayNs, 3>(sort_case);
-  register_sort_shape<Key, Value, 256, 20, Window, DelayNs, 3>(sort_case);
-  register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 2>(sort_case);
-  // CUB's sm_90 tile, the keys' default since session 10 (256 x 20 at four blocks, 64 registers,
-  // spilled and took 6.78 ms against 6.10: bench/NOTES.md).
-  if constexpr (std::is_same_v<Value, no_values>) register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 2>(sort_case);
+  constexpr bool keys_alone = std::is_same_v<Value, no_values>;
+  if constexpr (keys_alone && sizeof(Key) == 4) {
+    register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 2>(sort_case);
+    register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 256, 20, Window, DelayNs, 4>(sort_case);
+  } else if constexpr (keys_alone && sizeof(Key) == 8) {
+    register_sort_shape<Key, Value, 384, 10, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 256, 12, Window, DelayNs, 4>(sort_case);
+  } else if constexpr (sizeof(Key) == 4) {
+    register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 2>(sort_case);
+    register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 384, 14, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 384, 12, Window, DelayNs, 3>(sort_case);
+  } else {
+    register_sort_shape<Key, Value, 256, 12, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 384, 8, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 384, 8, Window, DelayNs, 2>(sort_case);
+  }
 }
 
 const bool registered = register_later([] {
@@ -301,8 +316,9 @@ const bool registered = register_later([] {
   register_sort_case<std::uint32_t>("keys_u32_low8", key_pattern::low_8_bits);
 
   register_sort_tuning_case<std::uint32_t, no_values, 4, 350>("sort_keys_u32");
+  register_sort_tuning_case<std::uint64_t, no_values, 4, 350>("sort_keys_u64");
   register_sort_tuning_case<std::uint32_t, std::uint32_t, 1, 0>("sort_pairs_u32_u32");
-  register_sort_tuning_case<std::uint32_t, std::uint32_t, 4, 350>("sort_pairs_u32_u32");
+  register_sort_tuning_case<std::uint64_t, std::uint32_t, 1, 0>("sort_pairs_u64_u32");
 });
 
 }  // namespace

@@ -283,6 +283,7 @@ struct radix_pass_storage {
   typename block_scan<unsigned, Policy::block_threads>::storage scan;
   alignas(16) unsigned char exchange[Policy::tile_items * widest];  // the tile in digit order
   long long tile_idx;
+  unsigned long long zero;  // 0, read back by pass_digits::reread
 };
 
 // The pass kernel declares its storage statically, which caps it below the opt-in limit.
@@ -295,12 +296,26 @@ __device__ __forceinline__ int striped_slot(int i) {
   return static_cast<int>(warp_id() * warp_threads * IPT + i * warp_threads + lane_id());
 }
 
-template <int IPT, class T>
+// Full tiles load without tests. In partial ones, slots past `valid` get a value too: left unset,
+// they kept the previous tile's items alive across the pass kernel's tile loop (ptxas merges a
+// predicated load with the register's old value), which spilled them at 56 registers.
+// Item i is read at the thread's first item plus an immediate. The first item's address goes
+// through an asm copy: otherwise nvcc hoists each item's address, less the tile's offset, out of
+// the pass kernel's tile loop as a 64-bit value of its own (pairs: 40 registers, spilled).
+template <class T>
+__device__ __forceinline__ const T* opaque_pointer(const T* p) {
+  asm volatile("mov.b64 %0, %0;" : "+l"(p));
+  return p;
+}
+
+template <bool Full, int IPT, class T>
 __device__ __forceinline__ void load_striped(const T* d_tile, int valid, T (&items)[IPT]) {
+  const int first = striped_slot<IPT>(0);
+  const T* d_first = opaque_pointer(d_tile + first);
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
-    const int slot = striped_slot<IPT>(i);
-    if (slot < valid) items[i] = d_tile[slot];
+    if constexpr (Full) items[i] = d_first[i * warp_threads];
+    else items[i] = first + i * warp_threads < valid ? d_first[i * warp_threads] : T{};
   }
 }
 
@@ -309,19 +324,45 @@ __device__ __forceinline__ void load_striped(const T* d_tile, int valid, T (&ite
 // the digit's tile count drops them again (count_digit_in_tile). Ranking needs no test per item.
 inline constexpr unsigned padding_digit = radix_digits - 1;
 
-// A key's place in one register through the ranking, to save registers (the pass kernel's
-// occupancy is its speed): its digit in the low radix_bits (extract_digits), then also its rank
-// within its warp above them (rank_within_warp), then its slot in the sorted tile
-// (rank_within_tile).
-template <bool Descending, int IPT, class Key, class Codec>
-__device__ __forceinline__ void extract_digits(const Key (&keys)[IPT], int valid, int bit, int digit_bits,
-                                               unsigned (&digits)[IPT], const Codec& codec) {
-#pragma unroll
-  for (int i = 0; i < IPT; ++i)
-    digits[i] = striped_slot<IPT>(i) < valid
-                    ? Codec::digit(codec.template sort_bits<Descending>(keys[i]), bit, digit_bits)
-                    : padding_digit;
-}
+// The pass's digit of a thread's item i, read from its key whenever it is needed: keeping the
+// digits in registers beside the keys and the ranks held 20 registers more through the ranking
+// (ptxas, 384 x 20, sm_90), which cost the pass kernel a resident block. Partial tiles give their
+// slots past `valid` the padding digit; full tiles skip the test.
+template <bool Descending, bool Full, int IPT, class Codec>
+struct pass_digits {
+  const Codec& codec;
+  int bit;
+  int digit_bits;
+  int valid;
+  unsigned long long mask = 0;  // XORed into plain keys' bits first: 0, but see reread
+  template <class Key>
+  __device__ __forceinline__ unsigned operator()(const Key& key, int i) const {
+    const unsigned digit = Codec::digit(codec.template sort_bits<Descending>(masked(key)), bit, digit_bits);
+    if constexpr (Full) return digit;
+    else return striped_slot<IPT>(i) < valid ? digit : padding_digit;
+  }
+  // The same digits through a zero mask read from shared memory (`shared_zero` holds 0): the
+  // compilers cannot tell these digits (and the keys' sort bits) equal the ranking's, so they
+  // compute them again instead of keeping the ranking's alive (ptxas sees through a register
+  // copy, even an asm one).
+  __device__ __forceinline__ pass_digits reread(const unsigned long long& shared_zero) const {
+    pass_digits copy = *this;
+    copy.mask = *static_cast<const volatile unsigned long long*>(&shared_zero);
+    return copy;
+  }
+
+ private:
+  template <class Key>
+  __device__ __forceinline__ Key masked(const Key& key) const {
+    if constexpr (is_radix_key_v<Key>) {
+      using traits = radix_traits<Key>;
+      using bits_t = typename traits::bits_t;
+      return traits::from_bits(static_cast<bits_t>(traits::to_bits(key) ^ static_cast<bits_t>(mask)));
+    } else {
+      return key;  // struct keys: their decomposer's members are not one word
+    }
+  }
+};
 
 // One ranking step per item: with `peers` the lanes whose item has this lane's digit, every lane
 // reads the warp's counter of that digit, and the highest of them adds their number to it; each
@@ -333,11 +374,11 @@ __device__ __forceinline__ void extract_digits(const Key (&keys)[IPT], int valid
 // key more, sm_90).
 __device__ __forceinline__ unsigned rank_among_peers(unsigned peers, unsigned digit, unsigned* counts) {
   const unsigned lane = lane_id();
-  const unsigned before = counts[digit];
+  const unsigned rank = counts[digit] + __popc(peers & ((1u << lane) - 1));
   __syncwarp();
-  if (lane == 31 - __clz(peers)) counts[digit] = before + __popc(peers);
+  if (lane == 31 - __clz(peers)) counts[digit] = rank + 1;
   __syncwarp();
-  return before + __popc(peers & ((1u << lane) - 1));
+  return rank;
 }
 
 // Lanes whose digit agrees with this lane's at `bit`: the ballot of lanes with the bit set,
@@ -360,36 +401,43 @@ __device__ __forceinline__ unsigned lanes_agreeing_at(unsigned digit, unsigned b
 
 // Peers as the lanes agreeing at every digit bit, one ballot each (Onesweep's warp multisplit).
 // Item i's rank goes above its digit, whose bits the later items' ballots do not read.
-template <int IPT>
-__device__ __forceinline__ void rank_by_ballots(unsigned (&places)[IPT], unsigned* counts) {
+// Item i's rank goes to ranks[i]; its digit is read again from the key when needed.
+template <int IPT, class Key, class Digits>
+__device__ __forceinline__ void rank_by_ballots(const Key (&keys)[IPT], const Digits& digit_of, unsigned (&ranks)[IPT],
+                                                unsigned* counts) {
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
-    unsigned peers = lanes_agreeing_at(places[i], 1u);
+    const unsigned digit = digit_of(keys[i], i);
+    unsigned peers = lanes_agreeing_at(digit, 1u);
 #pragma unroll
-    for (int bit = 1; bit < radix_bits; ++bit) peers &= lanes_agreeing_at(places[i], 1u << bit);
-    places[i] |= rank_among_peers(peers, places[i], counts) << radix_bits;
+    for (int bit = 1; bit < radix_bits; ++bit) peers &= lanes_agreeing_at(digit, 1u << bit);
+    ranks[i] = rank_among_peers(peers, digit, counts);
   }
 }
 
 // Peers from one match per item.
-template <int IPT>
-__device__ __forceinline__ void rank_by_match_any(unsigned (&places)[IPT], unsigned* counts) {
+template <int IPT, class Key, class Digits>
+__device__ __forceinline__ void rank_by_match_any(const Key (&keys)[IPT], const Digits& digit_of,
+                                                  unsigned (&ranks)[IPT], unsigned* counts) {
 #pragma unroll
-  for (int i = 0; i < IPT; ++i)
-    places[i] |= rank_among_peers(__match_any_sync(full_warp_mask, places[i]), places[i], counts) << radix_bits;
+  for (int i = 0; i < IPT; ++i) {
+    const unsigned digit = digit_of(keys[i], i);
+    ranks[i] = rank_among_peers(__match_any_sync(full_warp_mask, digit), digit, counts);
+  }
 }
 
-// places[i]: item i's digit, and above it the keys of that digit before item i in its warp;
+// ranks[i]: the keys of item i's digit before item i in its warp;
 // warp_digit_counts[warp][d] = the warp's keys of digit d.
-template <class Policy, int IPT, class Storage>
-__device__ __forceinline__ void rank_within_warp(unsigned (&places)[IPT], Storage& s) {
+template <class Policy, int IPT, class Key, class Digits, class Storage>
+__device__ __forceinline__ void rank_within_warp(const Key (&keys)[IPT], const Digits& digit_of, unsigned (&ranks)[IPT],
+                                                 Storage& s) {
   unsigned* counts = s.warp_digit_counts[warp_id()];
   for (int d = lane_id(); d < radix_digits; d += warp_threads) counts[d] = 0;
   __syncwarp();
   if constexpr (Policy::rank_method == radix_rank_method::ballot)
-    rank_by_ballots(places, counts);
+    rank_by_ballots(keys, digit_of, ranks, counts);
   else
-    rank_by_match_any(places, counts);
+    rank_by_match_any(keys, digit_of, ranks, counts);
 }
 
 // Thread d: the tile's keys of digit d once every warp has ranked, without the padding.
@@ -422,12 +470,14 @@ __device__ __forceinline__ unsigned place_digit_in_tile(unsigned tile_count, Sto
   return start[0];
 }
 
-// places[i]: item i's slot in the sorted tile.
-template <int IPT, class Storage>
-__device__ __forceinline__ void rank_within_tile(unsigned (&places)[IPT], const Storage& s) {
+// ranks[i]: from item i's rank in its warp to its slot in the sorted tile.
+template <int IPT, class Key, class Digits, class Storage>
+__device__ __forceinline__ void rank_within_tile(const Key (&keys)[IPT], const Digits& digit_of, unsigned (&ranks)[IPT],
+                                                 const Storage& s) {
   const unsigned* first_slot = s.warp_digit_counts[warp_id()];
+  const Digits digit_again = digit_of.reread(s.zero);
 #pragma unroll
-  for (int i = 0; i < IPT; ++i) places[i] = (places[i] >> radix_bits) + first_slot[places[i] & (radix_digits - 1)];
+  for (int i = 0; i < IPT; ++i) ranks[i] += first_slot[digit_again(keys[i], i)];
 }
 
 // Writes the items into the exchange in digit order (padding after the real keys of the largest
@@ -495,15 +545,6 @@ __device__ __forceinline__ void scatter_key_slots(int valid, int bit, int digit_
   }
 }
 
-template <class Policy, bool Descending, int IPT, class Key, class Codec, class Storage>
-__device__ __forceinline__ void scatter_keys(int valid, int bit, int digit_bits, slot_digits<IPT>& digits_of_slots,
-                                             const Codec& codec, const Storage& s) {
-  if (valid == Policy::tile_items)
-    scatter_key_slots<Policy, true, Descending, IPT, Key>(valid, bit, digit_bits, digits_of_slots, codec, s);
-  else
-    scatter_key_slots<Policy, false, Descending, IPT, Key>(valid, bit, digit_bits, digits_of_slots, codec, s);
-}
-
 template <class Policy, class Value, int IPT, class Storage>
 __device__ __forceinline__ void scatter_values(int valid, const slot_digits<IPT>& digits_of_slots, const Storage& s) {
   const Value* staged = reinterpret_cast<const Value*>(s.exchange) + threadIdx.x;
@@ -532,37 +573,38 @@ struct radix_pass_args {
 // One tile: rank, publish the counts, place and stage the keys, look back, scatter. The counts go
 // up before the staging so that the tiles after this one find them sooner, and this tile's own
 // look-back comes after the staging, when its predecessors have had longer to publish.
-template <class Policy, bool Descending, class Key, class Value, class Codec, class Storage>
-__device__ __forceinline__ void radix_pass_tile(long long tile_idx, const radix_pass_args<Key, Value, Codec>& args,
+// Full: the tile holds tile_items keys (every tile but the last), so no slot needs a bounds test.
+template <class Policy, bool Descending, bool Full, class Key, class Value, class Codec, class Storage>
+__device__ __forceinline__ void radix_pass_tile(long long tile_idx, int valid,
+                                                const radix_pass_args<Key, Value, Codec>& args,
                                                 const radix_pass_plan& plan, Storage& s) {
   constexpr int ipt = Policy::items_per_thread;
   const long long tile_first = tile_idx * Policy::tile_items;
-  const long long remaining = args.num_items - tile_first;
-  const int valid = remaining < Policy::tile_items ? static_cast<int>(remaining) : Policy::tile_items;
+  const pass_digits<Descending, Full, ipt, Codec> digit_of{args.codec, args.bit, args.digit_bits, valid};
 
   Key keys[ipt];
   unsigned places[ipt];
-  load_striped(args.keys.source(plan.src) + tile_first, valid, keys);
-  extract_digits<Descending>(keys, valid, args.bit, args.digit_bits, places, args.codec);
-  rank_within_warp<Policy>(places, s);
+  load_striped<Full>(args.keys.source(plan.src) + tile_first, valid, keys);
+  rank_within_warp<Policy>(keys, digit_of, places, s);
   __syncthreads();  // every warp's counts are in
   const unsigned tile_count = count_digit_in_tile<Policy>(valid, s);
   if (threadIdx.x < radix_digits) publish_digit_count(args.d_look_back, tile_idx, threadIdx.x, tile_count, args.pass);
   const unsigned tile_start = place_digit_in_tile<Policy>(tile_count, s);
   __syncthreads();  // every warp's first slots are in
-  rank_within_tile(places, s);
+  rank_within_tile(keys, digit_of, places, s);
   stage_in_digit_order(keys, places, s);
   // The values are loaded here, so that their loads are in flight through the look-back and the
   // keys' scatter (the keys' registers are free again).
   constexpr bool has_values = has_values_v<Value>;
   Value values[has_values ? ipt : 1];
-  if constexpr (has_values) load_striped(args.values.source(plan.src) + tile_first, valid, values);
+  if constexpr (has_values) load_striped<Full>(args.values.source(plan.src) + tile_first, valid, values);
   find_digit_base<Policy>(tile_idx, tile_count, tile_start, args.d_control->digit_counts[args.pass],
                           args.d_look_back, args.pass, args.keys.destination(plan.dst),
                           args.values.destination(plan.dst), s);
   __syncthreads();  // the staged tile and the bases are in
   slot_digits<ipt> digits_of_slots;
-  scatter_keys<Policy, Descending, ipt, Key>(valid, args.bit, args.digit_bits, digits_of_slots, args.codec, s);
+  scatter_key_slots<Policy, Full, Descending, ipt, Key>(valid, args.bit, args.digit_bits, digits_of_slots,
+                                                        args.codec, s);
   if constexpr (has_values) {
     __syncthreads();  // every staged key has been read
     stage_in_digit_order(values, places, s);
@@ -583,11 +625,18 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::pass_min_blocks
   if (plan.src == buffer_none) return;  // one digit holds every key: nothing moves
   const tile_counter counter(const_cast<unsigned long long*>(&args.d_control->tile_counters[args.pass]));
   for (;;) {
-    if (threadIdx.x == 0) storage.tile_idx = counter.claim();
+    if (threadIdx.x == 0) {
+      storage.tile_idx = counter.claim();
+      storage.zero = 0;
+    }
     __syncthreads();  // the tile's barriers keep the next claim from overtaking this read
     const long long tile_idx = storage.tile_idx;
     if (tile_idx >= args.num_tiles) return;
-    radix_pass_tile<Policy, Descending>(tile_idx, args, plan, storage);
+    const long long remaining = args.num_items - tile_idx * Policy::tile_items;
+    if (remaining >= Policy::tile_items)
+      radix_pass_tile<Policy, Descending, true>(tile_idx, Policy::tile_items, args, plan, storage);
+    else
+      radix_pass_tile<Policy, Descending, false>(tile_idx, static_cast<int>(remaining), args, plan, storage);
     if (one_claim_each(args.num_tiles)) return;
   }
 }
@@ -628,15 +677,16 @@ __global__ void __launch_bounds__(Policy::block_threads)
   unsigned places[ipt];
   wait_for_previous_grid();
   let_next_grid_launch();
-  load_striped(d_keys_in, valid, keys);
-  if constexpr (has_values) load_striped(d_values_in, valid, values);
+  load_striped<false>(d_keys_in, valid, keys);
+  if constexpr (has_values) load_striped<false>(d_values_in, valid, values);
+  if (threadIdx.x == 0) s.zero = 0;  // read after the first pass's first barrier
   for (int bit = begin_bit; bit < end_bit; bit += radix_bits) {
-    extract_digits<Descending>(keys, valid, bit, pass_digit_bits(bit, end_bit), places, codec);
-    rank_within_warp<Policy>(places, s);
+    const pass_digits<Descending, false, ipt, Codec> digit_of{codec, bit, pass_digit_bits(bit, end_bit), valid};
+    rank_within_warp<Policy>(keys, digit_of, places, s);
     __syncthreads();  // every warp's counts are in
     place_digit_in_tile<Policy>(count_digit_in_tile<Policy>(valid, s), s);
     __syncthreads();  // every warp's first slots are in
-    rank_within_tile(places, s);
+    rank_within_tile(keys, digit_of, places, s);
     stage_in_digit_order(keys, places, s);
     __syncthreads();
     read_staged_striped(s.exchange, valid, keys);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <upsweep/scan/tile_state.cuh>
+#include <upsweep/sort/radix_traits.cuh>
 #include <upsweep/util/arch.cuh>
 
 #include <cuda/std/type_traits>
@@ -62,24 +63,32 @@ inline constexpr std::size_t radix_exchange_bytes = 24 * 1024;
 template <class Key, class Value>
 inline constexpr std::size_t widest_radix_element = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
 
-// 4-byte keys alone, and pairs of 4-byte elements, run 384-thread blocks. Pairs: their tune rows
-// put 384 x 16 at two blocks per SM ahead of 256 x 16 at three (H100 2026-11-22, two runs of
-// three). Keys: 384 x 20 at two blocks 6.10 ms against 6.50 for 256 x 20 at three (u32, 2^28,
-// one run, H100 2026-11-22, session 10; CUB's sm_90 tile is 384 x 19 or 20).
+// Keys alone, and pairs of 4-byte elements, run 384-thread blocks. Pairs: their tune rows put
+// 384 x 16 at two blocks per SM ahead of 256 x 16 at three (H100 2026-11-22, two runs of three).
+// Keys, at three blocks per SM (56 registers) since the pass reads digits again from the keys
+// (session 11, H100, 2^28 in one run): u32 384 x 20 5.38 ms against 5.71 at two blocks and CUB's
+// 5.53; u64 384 x 10 18.5 ms against 19.8 for 256 x 12 at four blocks.
+// (Plain keys only: struct keys' decomposed bits take more registers than the cap of three blocks.)
 template <class Key, class Value>
-inline constexpr bool four_byte_keys_alone = cuda::std::is_same_v<Value, no_values> && sizeof(Key) == 4;
+inline constexpr bool four_byte_keys_alone =
+    cuda::std::is_same_v<Value, no_values> && is_radix_key_v<Key> && sizeof(Key) == 4;
+template <class Key, class Value>
+inline constexpr bool eight_byte_keys_alone =
+    cuda::std::is_same_v<Value, no_values> && is_radix_key_v<Key> && sizeof(Key) == 8;
 template <class Key, class Value>
 inline constexpr int default_radix_block_threads =
-    four_byte_keys_alone<Key, Value> || (!cuda::std::is_same_v<Value, no_values> && widest_radix_element<Key, Value> == 4)
+    four_byte_keys_alone<Key, Value> || eight_byte_keys_alone<Key, Value> ||
+            (!cuda::std::is_same_v<Value, no_values> && widest_radix_element<Key, Value> == 4)
         ? 384
         : 256;
 
 // The tile goes through shared memory once for keys and once for values, in one buffer of
-// radix_exchange_bytes: wider elements get fewer per thread. 4-byte keys alone take 20 (30 KB:
-// with the counters, 45 KB of the 48 KB a static block may hold).
+// radix_exchange_bytes: wider elements get fewer per thread. Keys alone take 30 KB: 4-byte keys
+// 20 a thread, 8-byte 10 (with the counters, 45 KB of the 48 KB a static block may hold).
 template <class Key, class Value>
 constexpr int default_radix_items_per_thread() {
   if constexpr (four_byte_keys_alone<Key, Value>) return 20;
+  if constexpr (eight_byte_keys_alone<Key, Value>) return 10;
   constexpr std::size_t fit =
       radix_exchange_bytes / (default_radix_block_threads<Key, Value> * widest_radix_element<Key, Value>);
   return fit >= 16 ? 16 : static_cast<int>(fit);
@@ -93,12 +102,14 @@ template <class Value>
 inline constexpr int default_radix_look_back_delay_ns = cuda::std::is_same_v<Value, no_values> ? default_look_back_delay_ns : 0;
 
 // The pass kernel's occupancy is its speed (it waits on shared memory and on its look-back), so
-// its registers are capped where it does not spill, or barely (ptxas, sm_90): keys alone of 8
-// or 16 items fit 64 registers (four blocks of 256 per SM); 384-thread blocks and pairs fit 80
-// (two blocks of 384, three of 256; pairs spill 8 to 28 bytes).
+// its registers are capped where it does not spill, or barely (ptxas, sm_90): 4- and 8-byte keys
+// alone fit 56 registers at 384 threads (three blocks per SM; 4-byte keys spill 12 bytes, once a
+// tile), other keys alone of up to 16 items 64 (four blocks of 256); pairs fit 80 (two blocks of
+// 384, three of 256).
 template <class Key, class Value>
 inline constexpr int default_radix_pass_min_blocks =
-    default_radix_block_threads<Key, Value> == 384                                                  ? 2
+    four_byte_keys_alone<Key, Value> || eight_byte_keys_alone<Key, Value>                          ? 3
+    : default_radix_block_threads<Key, Value> == 384                                                ? 2
     : cuda::std::is_same_v<Value, no_values> && default_radix_items_per_thread<Key, Value>() <= 16 ? 4
                                                                                                     : 3;
 
