@@ -278,29 +278,29 @@ void register_sort_shape(const std::string& sort_case) {
 }
 
 // Shapes that fit their register cap without spilling, or barely (ptxas, sm_90, session 11: the
-// digits read again from the keys, full tiles without bounds tests): u32 keys 384 x 20 and
-// 384 x 16 at 56 registers (12 bytes spilled at 20 items) or 80, 256 x 20 at 64; u64 keys
-// 384 x 10 at 56, 256 x 12 at 64; u32 pairs 384 x 16 at 80 or 56 (16 bytes spilled), 384 x 14
-// and 384 x 12 at 56; u64/u32 pairs 256 x 12 at 72, 384 x 8 at 56 or 72.
+// digits read again from the keys, full tiles without bounds tests, values loaded after the keys'
+// scatter, the warp counters sharing the exchange's bytes): u32 keys 384 x 20 at 56 registers (12
+// bytes spilled) or 80, 384 x 22 at 56 (20 bytes); u64 keys 384 x 10 to 14 at 56; u32 pairs
+// 384 x 16 to 23 at 80; u64/u32 pairs 384 x 8 to 14 at 80. The defaults' choice among them:
+// default_radix_tile_shape.
 template <class Key, class Value, int Window, int DelayNs>
 void register_sort_tuning_case(const std::string& sort_case) {
   constexpr bool keys_alone = std::is_same_v<Value, no_values>;
   if constexpr (keys_alone && sizeof(Key) == 4) {
     register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 384, 22, Window, DelayNs, 3>(sort_case);
     register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 2>(sort_case);
-    register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 3>(sort_case);
-    register_sort_shape<Key, Value, 256, 20, Window, DelayNs, 4>(sort_case);
   } else if constexpr (keys_alone && sizeof(Key) == 8) {
-    register_sort_shape<Key, Value, 384, 10, Window, DelayNs, 3>(sort_case);
-    register_sort_shape<Key, Value, 256, 12, Window, DelayNs, 4>(sort_case);
-  } else if constexpr (sizeof(Key) == 4) {
-    register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 2>(sort_case);
-    register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 3>(sort_case);
     register_sort_shape<Key, Value, 384, 14, Window, DelayNs, 3>(sort_case);
     register_sort_shape<Key, Value, 384, 12, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 384, 10, Window, DelayNs, 3>(sort_case);
+  } else if constexpr (sizeof(Key) == 4) {
+    register_sort_shape<Key, Value, 384, 23, Window, DelayNs, 2>(sort_case);
+    register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 2>(sort_case);
+    register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 2>(sort_case);
   } else {
-    register_sort_shape<Key, Value, 256, 12, Window, DelayNs, 3>(sort_case);
-    register_sort_shape<Key, Value, 384, 8, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 384, 14, Window, DelayNs, 2>(sort_case);
+    register_sort_shape<Key, Value, 384, 12, Window, DelayNs, 2>(sort_case);
     register_sort_shape<Key, Value, 384, 8, Window, DelayNs, 2>(sort_case);
   }
 }
@@ -318,6 +318,7 @@ const bool registered = register_later([] {
   register_sort_tuning_case<std::uint32_t, no_values, 4, 350>("sort_keys_u32");
   register_sort_tuning_case<std::uint64_t, no_values, 4, 350>("sort_keys_u64");
   register_sort_tuning_case<std::uint32_t, std::uint32_t, 1, 0>("sort_pairs_u32_u32");
+  register_sort_tuning_case<std::uint32_t, std::uint32_t, 4, 350>("sort_pairs_u32_u32");
   register_sort_tuning_case<std::uint64_t, std::uint32_t, 1, 0>("sort_pairs_u64_u32");
 });
 

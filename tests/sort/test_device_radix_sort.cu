@@ -124,7 +124,7 @@ template <int Window>
 struct ballot256_policies {
   static constexpr const char* name = Window == 1 ? "ballot256" : "ballot256_window";
   template <class Key, class Value>
-  using policy = upsweep::radix_sort_policy<256, upsweep::detail::default_radix_items_per_thread<Key, Value>(), 256,
+  using policy = upsweep::radix_sort_policy<256, upsweep::detail::default_radix_tile_shape<Key, Value>().items, 256,
                                             upsweep::default_look_back_delay_ns, upsweep::radix_rank_method::ballot,
                                             Window>;
 };
@@ -133,7 +133,7 @@ struct ballot256_policies {
 struct single_tile_policies {
   static constexpr const char* name = "single_tile";
   template <class Key, class Value>
-  using policy = upsweep::radix_sort_policy<256, upsweep::detail::default_radix_items_per_thread<Key, Value>(), 256,
+  using policy = upsweep::radix_sort_policy<256, upsweep::detail::default_radix_tile_shape<Key, Value>().items, 256,
                                             upsweep::default_look_back_delay_ns, upsweep::radix_rank_method::match_any,
                                             1, true>;
 };

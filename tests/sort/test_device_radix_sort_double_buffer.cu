@@ -140,7 +140,7 @@ TEST_F(RadixSortDoubleBuffer, the_selector_names_the_sorted_buffer_whatever_pass
 
 // The default shape with the one-launch path for inputs of one tile or less.
 using single_tile_policy = upsweep::radix_sort_policy<
-    256, upsweep::detail::default_radix_items_per_thread<std::uint32_t, index_t>(), 256,
+    256, upsweep::detail::default_radix_tile_shape<std::uint32_t, index_t>().items, 256,
     upsweep::default_look_back_delay_ns, upsweep::radix_rank_method::match_any, 1, true>;
 
 TEST_F(RadixSortDoubleBuffer, the_one_tile_path_follows_the_same_selector_rule) {

@@ -272,16 +272,21 @@ template <class Policy, class Key, class Value>
 struct radix_pass_storage {
   static constexpr int warps = Policy::block_threads / warp_threads;
   static constexpr int widest = sizeof(Key) > sizeof(Value) ? static_cast<int>(sizeof(Key)) : static_cast<int>(sizeof(Value));
-  // Keys of digit d seen by each warp while ranking; then, per digit, the slot in the sorted tile
-  // of that warp's first key of digit d (the tile's keys of smaller digits and of d in earlier warps).
-  unsigned warp_digit_counts[warps][radix_digits];
+  // The counters serve until every thread has its slots in the sorted tile, the exchange after
+  // that (a barrier apart), so they share their bytes: 12 KB more tile at 384 threads.
+  union {
+    // Keys of digit d seen by each warp while ranking; then, per digit, the slot in the sorted
+    // tile of that warp's first key of digit d (the tile's keys of smaller digits and of d in
+    // earlier warps).
+    unsigned warp_digit_counts[warps][radix_digits];
+    alignas(16) unsigned char exchange[Policy::tile_items * widest];  // the tile in digit order
+  };
   // Per digit d, the byte address where sorted tile slot 0 would go if it held digit d, in the
   // keys' and the values' destinations: slot j of digit d goes to that address plus j elements.
   // Integers, not pointers: the address may lie before the array (only the slot's is an element).
   unsigned long long key_scatter[radix_digits];
   unsigned long long value_scatter[has_values_v<Value> ? radix_digits : 1];
   typename block_scan<unsigned, Policy::block_threads>::storage scan;
-  alignas(16) unsigned char exchange[Policy::tile_items * widest];  // the tile in digit order
   long long tile_idx;
   unsigned long long zero;  // 0, read back by pass_digits::reread
 };
@@ -592,12 +597,9 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, int valid,
   const unsigned tile_start = place_digit_in_tile<Policy>(tile_count, s);
   __syncthreads();  // every warp's first slots are in
   rank_within_tile(keys, digit_of, places, s);
+  __syncthreads();  // every slot is read from the counters, whose bytes the exchange reuses
   stage_in_digit_order(keys, places, s);
-  // The values are loaded here, so that their loads are in flight through the look-back and the
-  // keys' scatter (the keys' registers are free again).
   constexpr bool has_values = has_values_v<Value>;
-  Value values[has_values ? ipt : 1];
-  if constexpr (has_values) load_striped<Full>(args.values.source(plan.src) + tile_first, valid, values);
   find_digit_base<Policy>(tile_idx, tile_count, tile_start, args.d_control->digit_counts[args.pass],
                           args.d_look_back, args.pass, args.keys.destination(plan.dst),
                           args.values.destination(plan.dst), s);
@@ -606,6 +608,10 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, int valid,
   scatter_key_slots<Policy, Full, Descending, ipt, Key>(valid, args.bit, args.digit_bits, digits_of_slots,
                                                         args.codec, s);
   if constexpr (has_values) {
+    // Loaded only now: held through the look-back and the keys' scatter, as before session 11,
+    // they made the pairs' default tiles spill at 80 registers (384 x 23 and 384 x 14, ptxas).
+    Value values[ipt];
+    load_striped<Full>(args.values.source(plan.src) + tile_first, valid, values);
     __syncthreads();  // every staged key has been read
     stage_in_digit_order(values, places, s);
     __syncthreads();
@@ -687,6 +693,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
     place_digit_in_tile<Policy>(count_digit_in_tile<Policy>(valid, s), s);
     __syncthreads();  // every warp's first slots are in
     rank_within_tile(keys, digit_of, places, s);
+    __syncthreads();  // every slot is read from the counters, whose bytes the exchange reuses
     stage_in_digit_order(keys, places, s);
     __syncthreads();
     read_staged_striped(s.exchange, valid, keys);

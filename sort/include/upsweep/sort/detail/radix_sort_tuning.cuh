@@ -63,35 +63,42 @@ inline constexpr std::size_t radix_exchange_bytes = 24 * 1024;
 template <class Key, class Value>
 inline constexpr std::size_t widest_radix_element = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
 
-// Keys alone, and pairs of 4-byte elements, run 384-thread blocks. Pairs: their tune rows put
-// 384 x 16 at two blocks per SM ahead of 256 x 16 at three (H100 2026-11-22, two runs of three).
-// Keys, at three blocks per SM (56 registers) since the pass reads digits again from the keys
-// (session 11, H100, 2^28 in one run): u32 384 x 20 5.38 ms against 5.71 at two blocks and CUB's
-// 5.53; u64 384 x 10 18.5 ms against 19.8 for 256 x 12 at four blocks.
-// (Plain keys only: struct keys' decomposed bits take more registers than the cap of three blocks.)
-template <class Key, class Value>
-inline constexpr bool four_byte_keys_alone =
-    cuda::std::is_same_v<Value, no_values> && is_radix_key_v<Key> && sizeof(Key) == 4;
-template <class Key, class Value>
-inline constexpr bool eight_byte_keys_alone =
-    cuda::std::is_same_v<Value, no_values> && is_radix_key_v<Key> && sizeof(Key) == 8;
-template <class Key, class Value>
-inline constexpr int default_radix_block_threads =
-    four_byte_keys_alone<Key, Value> || eight_byte_keys_alone<Key, Value> ||
-            (!cuda::std::is_same_v<Value, no_values> && widest_radix_element<Key, Value> == 4)
-        ? 384
-        : 256;
+// A pass kernel's tile and the blocks per SM its registers are capped for.
+struct radix_tile_shape {
+  int threads;
+  int items;
+  int min_blocks;
+};
 
-// The tile goes through shared memory once for keys and once for values, in one buffer of
-// radix_exchange_bytes: wider elements get fewer per thread. Keys alone take 30 KB: 4-byte keys
-// 20 a thread, 8-byte 10 (with the counters, 45 KB of the 48 KB a static block may hold).
+// Plain keys (alone or with values) of 4 or 8 bytes take the largest tile whose keys or values
+// fit the 43 KB the warp counters and the exchange share, at the occupancy whose register cap
+// does not spill (or barely). H100, 2^28, session 11, against CUB in the same run:
+//  - 4-byte keys alone, 384 x 20 at three blocks (56 registers, 12 bytes spilled once a tile): u32
+//    5.36 ms against 5.53; 5.70 at two blocks;
+//  - 8-byte keys alone, 384 x 14 at three (56, no spill): u64 16.9 ms in a tune row against 17.5
+//    for 384 x 12 and 18.5 for 384 x 10 (CUB 16.8);
+//  - pairs of 4-byte elements, 384 x 23 at two (80): u32/u32 8.92 ms against 9.17 for 384 x 20,
+//    9.41 for 384 x 16 and 10.4 for 384 x 16 at three (CUB 8.88);
+//  - pairs with an 8-byte element, 384 x 14 at two (80): u64/u32 25.8 ms against 26.5 for
+//    384 x 12 and 29.6 for 384 x 8 (CUB 24.9).
+// Other keys keep the earlier rule: 256 threads (384 for pairs of 4-byte elements) and as many
+// items as fill a 24 KB exchange, up to 16. Struct keys among them: their decomposed bits take
+// more registers than the larger tiles leave.
 template <class Key, class Value>
-constexpr int default_radix_items_per_thread() {
-  if constexpr (four_byte_keys_alone<Key, Value>) return 20;
-  if constexpr (eight_byte_keys_alone<Key, Value>) return 10;
-  constexpr std::size_t fit =
-      radix_exchange_bytes / (default_radix_block_threads<Key, Value> * widest_radix_element<Key, Value>);
-  return fit >= 16 ? 16 : static_cast<int>(fit);
+constexpr radix_tile_shape default_radix_tile_shape() {
+  constexpr bool keys_alone = cuda::std::is_same_v<Value, no_values>;
+  constexpr std::size_t widest = keys_alone ? sizeof(Key) : widest_radix_element<Key, Value>;
+  if constexpr (is_radix_key_v<Key> && (widest == 4 || widest == 8)) {
+    if constexpr (keys_alone) return {384, widest == 4 ? 20 : 14, 3};
+    else return {384, widest == 4 ? 23 : 14, 2};
+  } else {
+    constexpr int threads = !keys_alone && widest == 4 ? 384 : 256;
+    constexpr std::size_t fit = radix_exchange_bytes / (threads * widest);
+    constexpr int items = fit >= 16 ? 16 : static_cast<int>(fit);
+    // Keys alone of up to 16 items fit 64 registers (four blocks of 256); the rest 80.
+    constexpr int min_blocks = threads == 384 ? 2 : (keys_alone && items <= 16 ? 4 : 3);
+    return {threads, items, min_blocks};
+  }
 }
 
 // Pairs walk back one word at a time without pausing, keys read 4 words at once: the faster of
@@ -100,18 +107,6 @@ template <class Value>
 inline constexpr int default_radix_look_back_window = cuda::std::is_same_v<Value, no_values> ? 4 : 1;
 template <class Value>
 inline constexpr int default_radix_look_back_delay_ns = cuda::std::is_same_v<Value, no_values> ? default_look_back_delay_ns : 0;
-
-// The pass kernel's occupancy is its speed (it waits on shared memory and on its look-back), so
-// its registers are capped where it does not spill, or barely (ptxas, sm_90): 4- and 8-byte keys
-// alone fit 56 registers at 384 threads (three blocks per SM; 4-byte keys spill 12 bytes, once a
-// tile), other keys alone of up to 16 items 64 (four blocks of 256); pairs fit 80 (two blocks of
-// 384, three of 256).
-template <class Key, class Value>
-inline constexpr int default_radix_pass_min_blocks =
-    four_byte_keys_alone<Key, Value> || eight_byte_keys_alone<Key, Value>                          ? 3
-    : default_radix_block_threads<Key, Value> == 384                                                ? 2
-    : cuda::std::is_same_v<Value, no_values> && default_radix_items_per_thread<Key, Value>() <= 16 ? 4
-                                                                                                    : 3;
 
 }  // namespace detail
 
@@ -123,9 +118,10 @@ inline constexpr int default_radix_pass_min_blocks =
 // (11.4 against 8.6 in one run). Inputs of one tile take the one-launch path.
 template <class Key, class Value>
 using default_radix_sort_policy =
-    radix_sort_policy<detail::default_radix_block_threads<Key, Value>, detail::default_radix_items_per_thread<Key, Value>(),
-                      256, detail::default_radix_look_back_delay_ns<Value>, radix_rank_method::ballot,
+    radix_sort_policy<detail::default_radix_tile_shape<Key, Value>().threads,
+                      detail::default_radix_tile_shape<Key, Value>().items, 256,
+                      detail::default_radix_look_back_delay_ns<Value>, radix_rank_method::ballot,
                       detail::default_radix_look_back_window<Value>, true, 0,
-                      detail::default_radix_pass_min_blocks<Key, Value>>;
+                      detail::default_radix_tile_shape<Key, Value>().min_blocks>;
 
 }  // namespace upsweep
