@@ -326,7 +326,8 @@ __device__ __forceinline__ void load_striped(const T* d_tile, int valid, T (&ite
 
 // Slots past the tile's `valid` items rank as the largest digit. They follow every real key in
 // the (i, lane) order, so they rank after every real key of that digit and change no real rank;
-// the digit's tile count drops them again (count_digit_in_tile). Ranking needs no test per item.
+// the digit's tile count drops them again (count_digit_in_tile). Only partial tiles test their
+// slots (pass_digits); nothing else in the ranking knows about them.
 inline constexpr unsigned padding_digit = radix_digits - 1;
 
 // The pass's digit of a thread's item i, read from its key whenever it is needed: keeping the
