@@ -301,18 +301,19 @@ __device__ __forceinline__ int striped_slot(int i) {
   return static_cast<int>(warp_id() * warp_threads * IPT + i * warp_threads + lane_id());
 }
 
-// Full tiles load without tests. In partial ones, slots past `valid` get a value too: left unset,
-// they kept the previous tile's items alive across the pass kernel's tile loop (ptxas merges a
-// predicated load with the register's old value), which spilled them at 56 registers.
-// Item i is read at the thread's first item plus an immediate. The first item's address goes
-// through an asm copy: otherwise nvcc hoists each item's address, less the tile's offset, out of
-// the pass kernel's tile loop as a 64-bit value of its own (pairs: 40 registers, spilled).
+// A copy of `p` the compiler cannot trace back to its parts.
 template <class T>
 __device__ __forceinline__ const T* opaque_pointer(const T* p) {
   asm volatile("mov.b64 %0, %0;" : "+l"(p));
   return p;
 }
 
+// Full tiles load without tests. In partial ones, slots past `valid` get a value too: left unset,
+// they kept the previous tile's items alive across the pass kernel's tile loop (ptxas merges a
+// predicated load with the register's old value), which spilled them at 56 registers.
+// Item i is read at the thread's first item plus an immediate. The first item's address goes
+// through opaque_pointer: otherwise nvcc hoists each item's address, less the tile's offset, out
+// of the pass kernel's tile loop as a 64-bit value of its own (pairs: 40 registers, spilled).
 template <bool Full, int IPT, class T>
 __device__ __forceinline__ void load_striped(const T* d_tile, int valid, T (&items)[IPT]) {
   const int first = striped_slot<IPT>(0);
