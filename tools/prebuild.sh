@@ -8,11 +8,17 @@
 #     binaries (6.5 minutes on 2 cores after a sort header change, 23 MB of xz): enough for
 #     `gpu-check.sh --prebuilt .prebuilt --no-tests` (sanitizers, benchmark rows, ncu), not for
 #     the GPU tests' call, which also runs the tools and the package consumers.
+#   tools/prebuild.sh --no-bench  everything but the benchmark, for the GPU tests' call: the full
+#     bundle (56 MB of xz in session 11) and the working tree pass the device tool's 64 MiB limit;
+#     without the benchmark it is 47 to 49 MB. Pack the benchmark for a later call with
+#     --sanitizers-and-bench (its build is then up to date).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 minimal=0
+no_bench=0
 [ "${1:-}" = --sanitizers-and-bench ] && minimal=1
+[ "${1:-}" = --no-bench ] && no_bench=1
 cmake --preset gpu >/dev/null
 out=build/prebuilt
 rm -rf "$out" .prebuilt
@@ -30,6 +36,7 @@ else
      package-consumer/consumer_cxx/sort_and_compact package-consumer/consumer_cuda/struct_sort \
      tools/soak/upsweep-soak "$root/$out/")
 fi
+if ((no_bench)); then rm -rf "$out/bench"; fi
 # Shared libraries the GPU machine's distribution names differently (Debian's Google Benchmark).
 ldd build/gpu/bench/upsweep-bench | awk '/libbenchmark/ {print $3}' | xargs -r -I{} cp -L {} "$out/lib/"
 find "$out" -type f -perm -u+x -exec strip --strip-debug {} + 2>/dev/null || true
