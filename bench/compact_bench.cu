@@ -436,10 +436,19 @@ const bool registered = register_later([] {
   register_unique<std::int32_t>("i32", 50, headline);
   register_unique<std::int64_t>("i64", 50);
   register_run_length_encode<std::int32_t>("i32", 50, headline);
-  // Run-length encoding's tile and resident blocks (the default: select's 256 x 16 at 6, pause 1200).
+  // Run-length encoding's tile and resident blocks (the default: select's 256 x 16 reducing ahead
+  // at 5 blocks; until then a block per tile at 6 with the 1200 ns pause, min_blocks_6).
   add_run_length_tune_row<select_shape<256, 16, 4, 1200>>("min_blocks_4", tune_sizes);
+  add_run_length_tune_row<select_shape<256, 16, 6, 1200>>("min_blocks_6", tune_sizes);
   add_run_length_tune_row<select_shape<256, 16, 6, 0>>("min_blocks_6_no_pause", tune_sizes);
   add_run_length_tune_row<select_shape<256, 8, 8, 1200>>("256x8_min_blocks_8", tune_sizes);
+  // Select's reduce-ahead schedule; its shared memory fits 5 blocks of 256 x 16 per SM.
+  add_run_length_tune_row<select_shape<256, 16, 4, 0, upsweep::tile_schedule::reduce_ahead>>(
+      "min_blocks_4_reduce_ahead", tune_sizes);
+  add_run_length_tune_row<select_shape<256, 16, 5, 0, upsweep::tile_schedule::reduce_ahead>>(
+      "min_blocks_5_reduce_ahead", tune_sizes);
+  add_run_length_tune_row<select_shape<256, 8, 8, 0, upsweep::tile_schedule::reduce_ahead>>(
+      "256x8_min_blocks_8_reduce_ahead", tune_sizes);
 });
 
 }  // namespace

@@ -5,8 +5,8 @@
 // only the 8 low bits random. Counters: keys/s, and GB/s of one read and one write of every key
 // and value (the algorithmic bytes, as CUB's benchmarks count them). Every row checks its last
 // output after the timing (keys in order, same pairs as the input); a wrong one is an error.
-// Suite `tune`, rows tune/sort_<case>/<policy>: Upsweep at 2^28 with its ranking method and tile
-// shape chosen by the row, to pick the default policy.
+// Suite `tune`, rows tune/sort_<case>/<policy>: Upsweep with its ranking method and tile shape
+// chosen by the row, 2^16 to 2^28, to pick the default policies.
 #include "bench_support.cuh"
 
 #include <upsweep/sort/device_radix_sort.cuh>
@@ -255,10 +255,13 @@ void register_sort_case(const std::string& row, key_pattern pattern = key_patter
   }
 }
 
-// A tuning row: Upsweep with `Policy` on uniform keys at 2^28.
+// A tuning row: Upsweep with `Policy` on uniform keys, 2^16 to 2^28 (the shapes of large tiles
+// lose at the smaller sizes).
 template <class Key, class Value, class Policy>
 void register_sort_tuning(const std::string& sort_case, const std::string& name) {
-  add_row("tune/" + sort_case + "/" + name, {std::int64_t{1} << 28}, 0.25, [](benchmark::State& state) {
+  const std::vector<std::int64_t> sizes = {std::int64_t{1} << 16, std::int64_t{1} << 20, std::int64_t{1} << 24,
+                                           std::int64_t{1} << 28};
+  add_row("tune/" + sort_case + "/" + name, sizes, 0.25, [](benchmark::State& state) {
     sort_row<Key, Value, Policy>(state, sorter::upsweep, key_pattern::uniform);
   });
 }
@@ -277,31 +280,33 @@ void register_sort_shape(const std::string& sort_case) {
                      std::to_string(Window) + "_delay" + std::to_string(DelayNs) + "_min" + std::to_string(MinBlocks));
 }
 
-// Shapes that fit their register cap without spilling, or barely (ptxas, sm_90, session 11: the
-// digits read again from the keys, full tiles without bounds tests, values loaded after the keys'
-// scatter, the warp counters sharing the exchange's bytes): u32 keys 384 x 20 at 56 registers (12
-// bytes spilled) or 80, 384 x 22 at 56 (20 bytes); u64 keys 384 x 10 to 14 at 56; u32 pairs
-// 384 x 16 to 23 at 80; u64/u32 pairs 384 x 8 to 14 at 80. The defaults' choice among them:
-// default_radix_tile_shape.
+// The defaults (default_radix_tile_shape, large_input_radix_tile_shape) beside session 11's
+// defaults and the next shapes tried. Bytes spilled at the register cap (ptxas, sm_90, session
+// 12): u32 keys 384 x 32 at 80 registers (20), 384 x 20 at 56 (12), 768 x 24 at 80 (none); u64
+// keys 384 x 22 at 80 (24), 384 x 14 at 56 (none), 768 x 18 at 80 (none); u32 pairs 384 x 32 at 80
+// (28), 768 x 28 at 80 (4), 768 x 24 and 384 x 23 at 80 (none); u64/u32 pairs 384 x 20 at 80 (36),
+// 768 x 18 at 80 (none), 768 x 20 at 80 (4), 384 x 14 at 80 (none).
 template <class Key, class Value, int Window, int DelayNs>
 void register_sort_tuning_case(const std::string& sort_case) {
   constexpr bool keys_alone = std::is_same_v<Value, no_values>;
   if constexpr (keys_alone && sizeof(Key) == 4) {
+    register_sort_shape<Key, Value, 384, 32, Window, DelayNs, 2>(sort_case);
     register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 3>(sort_case);
-    register_sort_shape<Key, Value, 384, 22, Window, DelayNs, 3>(sort_case);
-    register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 2>(sort_case);
+    register_sort_shape<Key, Value, 768, 24, Window, DelayNs, 1>(sort_case);
   } else if constexpr (keys_alone && sizeof(Key) == 8) {
+    register_sort_shape<Key, Value, 384, 22, Window, DelayNs, 2>(sort_case);
     register_sort_shape<Key, Value, 384, 14, Window, DelayNs, 3>(sort_case);
-    register_sort_shape<Key, Value, 384, 12, Window, DelayNs, 3>(sort_case);
-    register_sort_shape<Key, Value, 384, 10, Window, DelayNs, 3>(sort_case);
+    register_sort_shape<Key, Value, 768, 18, Window, DelayNs, 1>(sort_case);
   } else if constexpr (sizeof(Key) == 4) {
+    register_sort_shape<Key, Value, 384, 32, Window, DelayNs, 2>(sort_case);
+    register_sort_shape<Key, Value, 768, 28, Window, DelayNs, 1>(sort_case);
+    register_sort_shape<Key, Value, 768, 24, Window, DelayNs, 1>(sort_case);
     register_sort_shape<Key, Value, 384, 23, Window, DelayNs, 2>(sort_case);
-    register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 2>(sort_case);
-    register_sort_shape<Key, Value, 384, 16, Window, DelayNs, 2>(sort_case);
   } else {
+    register_sort_shape<Key, Value, 384, 20, Window, DelayNs, 2>(sort_case);
+    register_sort_shape<Key, Value, 768, 18, Window, DelayNs, 1>(sort_case);
+    register_sort_shape<Key, Value, 768, 20, Window, DelayNs, 1>(sort_case);
     register_sort_shape<Key, Value, 384, 14, Window, DelayNs, 2>(sort_case);
-    register_sort_shape<Key, Value, 384, 12, Window, DelayNs, 2>(sort_case);
-    register_sort_shape<Key, Value, 384, 8, Window, DelayNs, 2>(sort_case);
   }
 }
 
@@ -318,7 +323,6 @@ const bool registered = register_later([] {
   register_sort_tuning_case<std::uint32_t, no_values, 4, 350>("sort_keys_u32");
   register_sort_tuning_case<std::uint64_t, no_values, 4, 350>("sort_keys_u64");
   register_sort_tuning_case<std::uint32_t, std::uint32_t, 1, 0>("sort_pairs_u32_u32");
-  register_sort_tuning_case<std::uint32_t, std::uint32_t, 4, 350>("sort_pairs_u32_u32");
   register_sort_tuning_case<std::uint64_t, std::uint32_t, 1, 0>("sort_pairs_u64_u32");
 });
 

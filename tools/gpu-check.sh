@@ -4,6 +4,8 @@
 # binary at reduced sizes (the four tools side by side), run the installed-package examples, run
 # a benchmark, and print a short summary last. Logs and JSON go to $OUT (or build/gpu-check).
 #   tools/gpu-check.sh [--bench SUITES|all|none] [--bench-filter REGEX] [--no-sanitizer] [--no-tests] [--reps N]
+#                      [--no-tools | --tools-only]  (the GPU tests without the package consumers, soak
+#                       and tool tests, or those alone: for bundles split by tools/prebuild.sh --split)
 #                      [--huge]  (also the opt-in tests past 2^31 items, ~20 GB, beside the others)
 #                      [--prebuilt DIR] [--ncu KERNEL_REGEX BENCH_FILTER]
 #                      [--sanitizers LIST]  (default memcheck,racecheck,synccheck,initcheck)
@@ -22,6 +24,8 @@ bench_suite=""
 bench_filter=""
 sanitize=1
 tests=1
+tools=1   # --no-tools: no package consumers, soak or tool tests (a bundle without them)
+gtests=1  # --tools-only: no host or GPU tests (a bundle without the GPU test binary)
 huge=0
 reps=5
 prebuilt=""
@@ -35,6 +39,8 @@ while (($#)); do
     --bench-filter) bench_filter=$2; shift 2 ;;
     --no-sanitizer) sanitize=0; shift ;;
     --no-tests) tests=0; shift ;;
+    --no-tools) tools=0; shift ;;
+    --tools-only) gtests=0; shift ;;
     --huge) huge=1; shift ;;
     --reps) reps=$2; shift 2 ;;
     --ncu) ncu_kernel=$2; ncu_filter=$3; shift 3 ;;
@@ -157,7 +163,7 @@ if ((sanitize)); then
   done
 fi
 
-if ((tests)); then
+if ((tests && gtests)); then
   "$bin/tests/upsweep_host_tests" --gtest_brief=1 >"$out/host-tests.log" 2>&1
   rc=$?; note "host tests: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/host-tests.log" | tr '\n' ' ') (rc $rc)"
   ((rc)) && status=1
@@ -167,10 +173,13 @@ if ((tests)); then
       --gtest_filter='*_huge*' >"$out/gpu-tests-huge.log" 2>&1 &
     huge_pid=$!
   fi
-  env -u UPSWEEP_TEST_HUGE timeout "${UPSWEEP_TEST_TIMEOUT:-300}" "$bin/tests/upsweep_gpu_tests" >"$out/gpu-tests.log" 2>&1
+  # UPSWEEP_GPU_TESTS (a gtest pattern) splits the main run over several calls, e.g. 'RadixSort*'
+  # in one and '-RadixSort*' in the next.
+  env -u UPSWEEP_TEST_HUGE timeout "${UPSWEEP_TEST_TIMEOUT:-300}" "$bin/tests/upsweep_gpu_tests" \
+    --gtest_filter="${UPSWEEP_GPU_TESTS:-*}" >"$out/gpu-tests.log" 2>&1
   rc=$?
   grep -E "^\[  FAILED  \]" "$out/gpu-tests.log" | sort -u | head -30; ((rc == 124)) && tail -5 "$out/gpu-tests.log"
-  note "gpu tests: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/gpu-tests.log" | tr '\n' ' ') (rc $rc, $(( $(date +%s) - t0 )) s)"
+  note "gpu tests${UPSWEEP_GPU_TESTS:+ ($UPSWEEP_GPU_TESTS)}: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/gpu-tests.log" | tr '\n' ' ') (rc $rc, $(( $(date +%s) - t0 )) s)"
   ((rc)) && status=1
   if ((huge)); then
     wait "$huge_pid"; rc=$?
@@ -178,6 +187,8 @@ if ((tests)); then
     note "gpu tests past 2^31 items: $(grep -E '^\[  (PASSED|SKIPPED|FAILED) +\] [0-9]+ tests?[.,]' "$out/gpu-tests-huge.log" | tr '\n' ' ') (rc $rc, $(( $(date +%s) - t0 )) s)"
     ((rc)) && status=1
   fi
+fi
+if ((tests && tools)); then
   if [ -n "$prebuilt" ]; then
     rc="prebuilt"; : >"$out/package.log"  # built and installed by tools/prebuild.sh
   else

@@ -12,16 +12,22 @@
 #     bundle (56 MB of xz in session 11) and the working tree pass the device tool's 64 MiB limit;
 #     without the benchmark it is 47 to 49 MB. Pack the benchmark for a later call with
 #     --sanitizers-and-bench (its build is then up to date).
+#   tools/prebuild.sh --split  everything, in two bundles for two calls (session 12: the sort's
+#     large-input policies took the bundle without the benchmark to 70 MB): .prebuilt/ holds the
+#     GPU and host tests and the benchmark (gpu-check.sh --no-tools), .prebuilt-tools/ the tools,
+#     the package consumers and the soak (gpu-check.sh --tools-only; 41 MB, session 12).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 minimal=0
 no_bench=0
+split=0
 [ "${1:-}" = --sanitizers-and-bench ] && minimal=1
 [ "${1:-}" = --no-bench ] && no_bench=1
+[ "${1:-}" = --split ] && split=1
 cmake --preset gpu >/dev/null
 out=build/prebuilt
-rm -rf "$out" .prebuilt
+rm -rf "$out" .prebuilt .prebuilt-tools
 mkdir -p "$out/lib" .prebuilt
 # Paths relative to build/gpu, kept as they are: gpu-check.sh copies the tree back into its build
 # folder, where ctest's tool tests expect their executables.
@@ -44,5 +50,16 @@ git rev-parse --short HEAD >"$out/commit"
 git status --porcelain --untracked-files=no | grep -q . && echo "+uncommitted changes" >>"$out/commit"
 # The device tool carries at most 64 MiB with the working tree; xz -9e keeps the fat binaries
 # under it (2026-11-21: gzip 65 MB, xz 47 MB; session 4: xz 65 MB, xz -9e 55 MB).
-tar -C "$out" -cf - . | xz -9e -T0 >.prebuilt/bundle.txz
-du -sh .prebuilt/bundle.txz
+pack() {  # DIR PATHS...: those paths of $out (relative to it) into DIR/bundle.txz
+  local dir=$1
+  shift
+  mkdir -p "$dir"
+  tar -C "$out" -cf - "$@" | xz -9e -T0 >"$dir/bundle.txz"
+  du -sh "$dir/bundle.txz"
+}
+if ((split)); then
+  pack .prebuilt commit lib tests/upsweep_gpu_tests tests/upsweep_host_tests bench
+  pack .prebuilt-tools commit lib tests/apps apps package-consumer tools
+else
+  pack .prebuilt .
+fi

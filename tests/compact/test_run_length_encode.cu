@@ -1,8 +1,9 @@
 // Run-length encoding against a host loop and CUB: element types of 1 to 8 bytes, sizes around
 // warp and tile boundaries, runs of every shape (all distinct, short, crossing many tiles, one run,
-// runs ending exactly at tile edges), small tiles so the look-back walks many windows at the
-// sanitizers' sizes, bad arguments, a CUDA graph on a non-blocking stream, and past 2^31 items
-// with more than 2^31 runs. Outputs and the count are poisoned, and guards follow both outputs.
+// runs ending exactly at tile edges), both schedules (a block per tile, resident blocks reducing
+// ahead), small tiles so the look-back walks many windows at the sanitizers' sizes, bad
+// arguments, a CUDA graph on a non-blocking stream, and past 2^31 items with more than 2^31 runs.
+// Outputs and the count are poisoned, and guards follow both outputs.
 #include <upsweep/compact.hpp>
 #include <upsweep/compact/device_run_length_encode.cuh>
 
@@ -138,6 +139,18 @@ auto policy_encode() {
             cudaStream_t s) { return upsweep::run_length_encode<Policy>(t, b, in, values, lengths, count, n, s); };
 }
 
+// T's default tile and resident blocks on either schedule. Reduce-ahead on `Blocks` resident
+// blocks (0: all that fit), so that each takes many tiles even at the sanitizers' sizes; the
+// dispatch sends inputs of no more tiles than blocks a block per tile.
+template <class T, tile_schedule Schedule, int Blocks = 0>
+using run_length_schedule =
+    select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns,
+                  detail::default_run_length_min_blocks<T>(), 1200, Schedule, Blocks>;
+template <class T>
+using block_per_tile = run_length_schedule<T, tile_schedule::block_per_tile>;
+template <class T>
+using two_block_reduce_ahead = run_length_schedule<T, tile_schedule::reduce_ahead, 2>;
+
 template <class T>
 class RunLengthEncodeTyped : public gpu_test {};
 using run_length_types = ::testing::Types<std::uint8_t, std::int16_t, std::int32_t, std::uint64_t, float, double>;
@@ -153,7 +166,18 @@ TYPED_TEST(RunLengthEncodeTyped, MatchesAHostLoopAtEverySizeAndRunShape) {
   for (const std::int64_t n : sizes) {
     for (const run_shape shape : every_run_shape()) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(shape));
-      expect_encodes_like_the_host(runs_of_shape<T>(n, shape, tile, seed + n), compiled_encode<T>());
+      const auto items = runs_of_shape<T>(n, shape, tile, seed + n);
+      expect_encodes_like_the_host(items, compiled_encode<T>());
+      // The default's other schedule, and reduce-ahead from 3 tiles on (the default's from
+      // more tiles than resident blocks).
+      if constexpr (default_run_length_policy<T>::schedule == tile_schedule::reduce_ahead) {
+        SCOPED_TRACE("a block per tile");
+        expect_encodes_like_the_host(items, policy_encode<block_per_tile<T>, T>());
+      }
+      {
+        SCOPED_TRACE("reduce-ahead on two blocks");
+        expect_encodes_like_the_host(items, policy_encode<two_block_reduce_ahead<T>, T>());
+      }
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -161,20 +185,30 @@ TYPED_TEST(RunLengthEncodeTyped, MatchesAHostLoopAtEverySizeAndRunShape) {
 
 class DeviceRunLengthEncode : public gpu_test {};
 
-// 64-item tiles: thousands of tiles at sizes the sanitizers run, so look-backs cross many windows.
-TEST_F(DeviceRunLengthEncode, SmallTilesOverManyTilesMatchAHostLoop) {
-  using small_tiles = select_policy<32, 2, tile_io::transpose, 0, 1, 0>;
+// Small tiles: thousands of them at sizes the sanitizers run, so look-backs cross many windows.
+template <class Policy>
+void expect_small_tiles_encode_like_the_host() {
+  constexpr std::int64_t tile = Policy::tile_items;
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  for (const std::int64_t n : {std::int64_t{63}, std::int64_t{64}, std::int64_t{65}, std::int64_t{4099},
-                               max_test_items(std::int64_t{200'003})}) {
+  for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, tile - 1, tile, tile + 1, 2 * tile + 1, 3 * tile,
+                               std::int64_t{4099}, max_test_items(std::int64_t{200'003})}) {
     for (const run_shape shape : every_run_shape()) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(shape));
-      expect_encodes_like_the_host(runs_of_shape<int>(n, shape, small_tiles::tile_items, seed + n),
-                                   policy_encode<small_tiles, int>());
+      expect_encodes_like_the_host(runs_of_shape<int>(n, shape, tile, seed + n), policy_encode<Policy, int>());
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
+}
+
+TEST_F(DeviceRunLengthEncode, SmallTilesOverManyTilesMatchAHostLoop) {
+  expect_small_tiles_encode_like_the_host<select_policy<32, 2, tile_io::transpose, 0, 1, 0>>();
+}
+
+// 128-item tiles (the smallest that a warp copies in 16-byte pieces) on two resident blocks.
+TEST_F(DeviceRunLengthEncode, SmallTilesReducingAheadOnTwoBlocksMatchAHostLoop) {
+  expect_small_tiles_encode_like_the_host<
+      select_policy<32, 4, tile_io::transpose, 0, 1, 0, tile_schedule::reduce_ahead, 2>>();
 }
 
 // 32-bit lengths, as CUB writes them: the same runs, and inputs too long for them refused.
@@ -188,6 +222,9 @@ TEST_F(DeviceRunLengthEncode, ThirtyTwoBitLengthsMatchAHostLoop) {
       const auto items = runs_of_shape<int>(n, shape, tile, seed + n);
       expect_encodes_like_the_host<int, std::int32_t>(items, policy_encode<void, int, std::int32_t>());
       expect_encodes_like_the_host<int, std::uint32_t>(items, policy_encode<void, int, std::uint32_t>());
+      expect_encodes_like_the_host<int, std::int32_t>(items,
+                                                      policy_encode<two_block_reduce_ahead<int>, int, std::int32_t>());
+      expect_encodes_like_the_host<int, std::int32_t>(items, policy_encode<block_per_tile<int>, int, std::int32_t>());
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -292,7 +329,9 @@ TEST_F(DeviceRunLengthEncode, CoreCallIsCapturedInACudaGraphOnANonBlockingStream
 
 // Past 2^31 items with more than 2^31 runs: run numbers, tile ids, head positions and the
 // look-back pairs are all 64-bit. Every value and length is checked against a host pass.
-TEST_F(DeviceRunLengthEncode, LargeEncodePast2To31ItemsWithMoreThan2To31Runs) {
+// encode(d_in, d_values, d_lengths, d_count, n) runs the encoder to completion.
+template <class Encode>
+void expect_past_2_to_31_items_encode_like_a_host_pass(Encode encode) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   const std::int64_t n = (std::int64_t{1} << 31) + (std::int64_t{1} << 24);
@@ -301,9 +340,8 @@ TEST_F(DeviceRunLengthEncode, LargeEncodePast2To31ItemsWithMoreThan2To31Runs) {
   CUDA_OK(fill_random<std::uint8_t>(in.data(), n, seed, 0, 255));  // a run continues 1 time in 256
   CUDA_OK(poison<std::uint8_t>(values.data(), n + guard_items, poison_byte));
   CUDA_OK(cudaMemset(lengths.data(), poison_byte, (n + guard_items) * sizeof(std::int64_t)));
-  upsweep::run_length_encode(static_cast<const std::uint8_t*>(in.data()), values.data(), lengths.data(), count.data(),
-                             n);
-  CUDA_OK(cudaDeviceSynchronize());
+  encode(static_cast<const std::uint8_t*>(in.data()), values.data(), lengths.data(), count.data(), n);
+  if (::testing::Test::HasFatalFailure()) return;
   const std::int64_t runs = count.download()[0];
   EXPECT_GT(runs, std::int64_t{1} << 31);
   const auto host_in = in.download();
@@ -326,6 +364,28 @@ TEST_F(DeviceRunLengthEncode, LargeEncodePast2To31ItemsWithMoreThan2To31Runs) {
     ASSERT_EQ(got_values[j], poison_byte) << "value written past the count at " << j;
     ASSERT_EQ(got_lengths[j], poisoned_length) << "length written past the count at " << j;
   }
+}
+
+// The compiled API's convenience call: a block per tile for bytes.
+TEST_F(DeviceRunLengthEncode, LargeEncodePast2To31ItemsWithMoreThan2To31Runs) {
+  expect_past_2_to_31_items_encode_like_a_host_pass(
+      [](const std::uint8_t* in, std::uint8_t* values, std::int64_t* lengths, std::int64_t* count, std::int64_t n) {
+        upsweep::run_length_encode(in, values, lengths, count, n);
+        CUDA_OK(cudaDeviceSynchronize());
+      });
+}
+
+// Reduce-ahead on every resident block, through the general tile state past 2^31 items.
+TEST_F(DeviceRunLengthEncode, LargeEncodeReducingAheadPast2To31ItemsWithMoreThan2To31Runs) {
+  expect_past_2_to_31_items_encode_like_a_host_pass(
+      [](const std::uint8_t* in, std::uint8_t* values, std::int64_t* lengths, std::int64_t* count, std::int64_t n) {
+        using reduce_ahead = run_length_schedule<std::uint8_t, tile_schedule::reduce_ahead>;
+        std::size_t bytes = 0;
+        CUDA_OK(upsweep::run_length_encode<reduce_ahead>(nullptr, bytes, in, values, lengths, count, n));
+        device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+        CUDA_OK(upsweep::run_length_encode<reduce_ahead>(temp.data(), bytes, in, values, lengths, count, n));
+        CUDA_OK(cudaDeviceSynchronize());
+      });
 }
 
 }  // namespace

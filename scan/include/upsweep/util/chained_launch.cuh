@@ -26,19 +26,38 @@ __device__ __forceinline__ void let_next_grid_launch() {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaTriggerProgrammaticLaunchCompletion();));
 }
 
+// Dynamic shared memory a kernel may take without asking first.
+inline constexpr std::size_t default_dynamic_shared_bytes = 48 * 1024;
+
+// A kernel must opt in to more dynamic shared memory than the default. The attribute is the
+// function's, not a stream's, so setting it is legal inside stream capture.
+template <class... Params>
+cudaError_t allow_dynamic_shared(void (*kernel)(Params...), std::size_t shared_bytes) {
+  if (shared_bytes <= default_dynamic_shared_bytes) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes));
+}
+
+// A chained launch with `shared_bytes` of dynamic shared memory per block.
 template <class... Params, class... Args>
-cudaError_t launch_chained(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream, Args&&... args) {
+cudaError_t launch_chained_shared(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
+                                  cudaStream_t stream, Args&&... args) {
+  if (const cudaError_t status = allow_dynamic_shared(kernel, shared_bytes); status != cudaSuccess) return status;
   cudaLaunchAttribute attribute[1] = {};
   attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute[0].val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = block;
-  config.dynamicSmemBytes = 0;
+  config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = attribute;
   config.numAttrs = 1;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+template <class... Params, class... Args>
+cudaError_t launch_chained(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream, Args&&... args) {
+  return launch_chained_shared(kernel, grid, block, 0, stream, std::forward<Args>(args)...);
 }
 
 }  // namespace upsweep::detail

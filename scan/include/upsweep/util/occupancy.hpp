@@ -39,4 +39,13 @@ cudaError_t resident_blocks(int& blocks) {
   return cudaSuccess;
 }
 
+// The grid of a kernel whose blocks claim tiles until none is left: its resident blocks, or at
+// most `limit` when positive (tests use a few, so that each block takes many tiles).
+template <auto Kernel, int BlockThreads>
+cudaError_t persistent_grid(int limit, int& blocks) {
+  UPSWEEP_CUDA_RETURN((resident_blocks<Kernel, BlockThreads>(blocks)));
+  if (limit > 0 && blocks > limit) blocks = limit;
+  return cudaSuccess;
+}
+
 }  // namespace upsweep::detail

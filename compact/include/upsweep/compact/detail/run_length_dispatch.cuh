@@ -1,15 +1,18 @@
 // Host dispatch of run-length encoding: temporary storage sizing (the tile state of (heads, last
 // head) pairs: one word per tile below 2^31 items, the general split layout past that), clearing
-// it, and the one launch. No allocation, no synchronisation.
+// it, and the one launch (a block per tile, or resident blocks reducing ahead). No allocation, no
+// synchronisation.
 #pragma once
 
 #include <upsweep/compact/detail/run_length_kernels.cuh>
 #include <upsweep/compact/detail/run_length_tile_state.cuh>
 #include <upsweep/compact/detail/select_tuning.cuh>
+#include <upsweep/scan/tile_prefetch.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
 #include <upsweep/util/error.hpp>
+#include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
 #include <cuda/std/cstdint>
@@ -24,12 +27,25 @@
 
 namespace upsweep {
 
-// Select's tile and resident blocks, a block per tile, and select's pause before the look-back.
-// Not tuned on its own.
+namespace detail {
+
+// Select's resident blocks, but 5 for 4-byte items reducing ahead: the shared memory of its two
+// tile buffers and staged lengths leaves an SM room for no more, and asking ptxas for 6 would
+// only cost registers (sm_90, CUDA 13: 40 and spills, against 48 at 5).
+template <class T>
+constexpr int default_run_length_min_blocks() {
+  return sizeof(T) == 4 ? 5 : default_select_min_blocks<T>();
+}
+
+}  // namespace detail
+
+// Select's tile, schedule (reduce-ahead for 4-byte items) and pause before the look-back (used by
+// a block per tile only). Not tuned on its own.
 template <class T>
 using default_run_length_policy =
     select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns,
-                  detail::default_select_min_blocks<T>(), 1200>;
+                  detail::default_run_length_min_blocks<T>(), 1200,
+                  sizeof(T) == 4 ? tile_schedule::reduce_ahead : tile_schedule::block_per_tile>;
 
 }  // namespace upsweep
 
@@ -49,6 +65,18 @@ template <class Policy, class T, class LengthT, class State>
 cudaError_t launch_run_length_encode(const T* d_in, T* d_unique_out, LengthT* d_run_lengths, std::int64_t* d_num_runs,
                                      std::int64_t num_items, std::int64_t num_tiles, const State& state,
                                      cudaStream_t stream) {
+  if constexpr (Policy::schedule == tile_schedule::reduce_ahead && prefetchable_v<T, Policy::items_per_thread>) {
+    constexpr auto kernel = run_length_reduce_ahead_kernel<Policy, T, LengthT, State>;
+    int resident = 0;
+    UPSWEEP_CUDA_RETURN((persistent_grid<kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
+    // Worth it once blocks take several tiles (as for select and the scan).
+    if (num_tiles > resident && is_aligned_16(d_in)) {
+      kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(
+          d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state);
+      return cudaGetLastError();
+    }
+  }
+  // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
   run_length_encode_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(
       d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state);

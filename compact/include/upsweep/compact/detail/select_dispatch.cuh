@@ -85,9 +85,7 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
                   cuda::std::is_same_v<flag_buffer_t, no_flag_buffer>) {
       constexpr auto kernel = select_reduce_ahead_kernel<Policy, Output, item_t, OutputIt, Source, count_tile_state>;
       int resident = 0;
-      UPSWEEP_CUDA_RETURN((resident_blocks<kernel, Policy::block_threads>(resident)));
-      if (Policy::persistent_grid_limit > 0 && resident > Policy::persistent_grid_limit)
-        resident = Policy::persistent_grid_limit;
+      UPSWEEP_CUDA_RETURN((persistent_grid<kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
       // Worth it once blocks take several tiles (as for the scan).
       if (num_tiles > resident && is_aligned_16(d_in)) {
         kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(d_in, d_out, d_num_selected,

@@ -340,6 +340,41 @@ __device__ __forceinline__ void tile_items_of(const T* d_in, long long tile, lon
     load_tile<Policy::io, Policy::block_threads, IPT>(d_in + tile_first, num_items - tile_first, items, buffer);
 }
 
+// The items of a tile just claimed: a full tile is copied into `buffer`, where it stays for its
+// second visit an iteration later (tile_items_of).
+template <class Policy, class T, int IPT>
+__device__ __forceinline__ void copy_claimed_tile(const T* d_in, long long tile, long long num_tiles,
+                                                  long long num_items,
+                                                  tile_exchange_storage<T, Policy::block_threads, IPT>& buffer,
+                                                  T (&items)[IPT]) {
+  if (tile_is_full<Policy>(tile, num_tiles, num_items)) {
+    prefetch_tile<Policy::block_threads>(d_in + tile * Policy::tile_items, buffer);
+    commit_async_copies();
+    wait_async_copies<0>();
+  }
+  tile_items_of<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
+}
+
+// The reduce-ahead schedule of one resident block: claims tiles until none is left. Each claimed
+// tile goes to ahead(tile, buffer) (copy it into `buffer`, publish its aggregate at once), then
+// the tile claimed one iteration earlier to behind(tile, buffer), with the buffer it was copied
+// into. The barrier after a claim keeps the next copy off what behind() staged; the barriers in
+// ahead() and behind() (a reduction, a scan) keep the next claim from overtaking this one's read.
+template <class State, class Buffer, class Ahead, class Behind>
+__device__ __forceinline__ void reduce_ahead_tiles(long long num_tiles, const State& state, long long& claim,
+                                                   Buffer (&stages)[2], Ahead&& ahead, Behind&& behind) {
+  long long waiting = -1;  // the tile whose aggregate is published and output is not written
+  for (int stage = 0;; stage ^= 1) {
+    if (threadIdx.x == 0) claim = state.claim_tile();
+    __syncthreads();
+    const long long claimed = claim;
+    if (claimed < num_tiles) ahead(claimed, stages[stage ^ 1]);
+    if (waiting >= 0) behind(waiting, stages[stage]);
+    if (claimed >= num_tiles) return;
+    waiting = claimed;
+  }
+}
+
 // Select with the scan's reduce-ahead schedule (device_scan_reduce_ahead_kernel): each iteration
 // claims a tile, copies it into shared memory, flags it and publishes its count at once, then
 // flags, scans and writes the tile claimed one iteration earlier, whose look-back finds its
@@ -352,46 +387,33 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
                                long long num_tiles, Source source, State state) {
   static_assert(State::orders_memory, "in-place select needs a tile state that can order memory");
   constexpr int ipt = Policy::items_per_thread;
+  using buffer_t = tile_exchange_storage<T, Policy::block_threads, ipt>;
   __shared__ select_reduce_ahead_storage<Policy, T,
                                          typename flag_value<Source, Policy::block_threads, ipt>::buffer>
       s;
-  long long waiting = -1;  // the tile whose count is published and output is not written
-  for (int stage = 0;; stage ^= 1) {
-    if (threadIdx.x == 0) s.claim = state.claim_tile();
-    __syncthreads();  // the reduction's and the scan's barriers keep the next claim from overtaking this read
-    const long long claimed = s.claim;
-    if (claimed < num_tiles) {
-      auto& buffer = s.stages[stage ^ 1];
-      const long long tile_first = claimed * Policy::tile_items;
-      if (tile_is_full<Policy>(claimed, num_tiles, num_items)) {
-        prefetch_tile<Policy::block_threads>(d_in + tile_first, buffer);
-        commit_async_copies();
-        wait_async_copies<0>();
-      }
-      T items[ipt];
-      bool keep[ipt];
-      tile_items_of<Policy>(d_in, claimed, num_tiles, num_items, buffer, items);
-      flag_items<Policy>(source, tile_first, num_items - tile_first, items, keep, s);
-      const int kept = block_reduce<int, Policy::block_threads>(s.reduce).reduce(count_kept(keep), cuda::std::plus<int>{});
-      if (threadIdx.x == 0)
-        publish_aggregate(state, claimed, static_cast<count_t>(kept), maybe<count_t>{0, true}, cuda::std::plus<count_t>{});
-    }
-    if (waiting >= 0) {
-      auto& buffer = s.stages[stage];
-      const long long tile_first = waiting * Policy::tile_items;
-      T items[ipt];
-      bool keep[ipt];
-      int thread_first;
-      tile_items_of<Policy>(d_in, waiting, num_tiles, num_items, buffer, items);
-      flag_items<Policy>(source, tile_first, num_items - tile_first, items, keep, s);
-      const int kept =
-          count_survivors_before<Policy, ipt, State, true>(waiting, keep, thread_first, state, s.kept_first, s.scan);
-      write_tile_output<Policy, Output>(waiting, num_tiles, num_items, items, keep, kept, thread_first, s.kept_first,
-                                        d_out, d_num_selected, buffer.items);
-    }
-    if (claimed >= num_tiles) return;
-    waiting = claimed;
-  }
+  const auto ahead = [&](long long tile, buffer_t& buffer) {
+    const long long tile_first = tile * Policy::tile_items;
+    T items[ipt];
+    bool keep[ipt];
+    copy_claimed_tile<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
+    flag_items<Policy>(source, tile_first, num_items - tile_first, items, keep, s);
+    const int kept = block_reduce<int, Policy::block_threads>(s.reduce).reduce(count_kept(keep), cuda::std::plus<int>{});
+    if (threadIdx.x == 0)
+      publish_aggregate(state, tile, static_cast<count_t>(kept), maybe<count_t>{0, true}, cuda::std::plus<count_t>{});
+  };
+  const auto behind = [&](long long tile, buffer_t& buffer) {
+    const long long tile_first = tile * Policy::tile_items;
+    T items[ipt];
+    bool keep[ipt];
+    int thread_first;
+    tile_items_of<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
+    flag_items<Policy>(source, tile_first, num_items - tile_first, items, keep, s);
+    const int kept =
+        count_survivors_before<Policy, ipt, State, true>(tile, keep, thread_first, state, s.kept_first, s.scan);
+    write_tile_output<Policy, Output>(tile, num_tiles, num_items, items, keep, kept, thread_first, s.kept_first, d_out,
+                                      d_num_selected, buffer.items);
+  };
+  reduce_ahead_tiles(num_tiles, state, s.claim, s.stages, ahead, behind);
 }
 
 }  // namespace upsweep::detail

@@ -80,9 +80,7 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
       constexpr auto kernel = device_scan_reduce_ahead_kernel<Policy, Exclusive, input_value_t<InputIt>, OutputIt, Acc,
                                                               Op, tile_state<Acc>>;
       int resident = 0;
-      UPSWEEP_CUDA_RETURN((resident_blocks<kernel, Policy::block_threads>(resident)));
-      if (Policy::persistent_grid_limit > 0 && resident > Policy::persistent_grid_limit)
-        resident = Policy::persistent_grid_limit;
+      UPSWEEP_CUDA_RETURN((persistent_grid<kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
       if (num_tiles > resident) {
         kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(d_in, d_out, num_items, num_tiles,
                                                                                       state, op, seed);

@@ -102,8 +102,9 @@ cudaError_t launch_radix_sort_window(const sort_buffers<Key>& keys, const sort_b
     const int bit = begin_bit + pass * radix_bits;
     const radix_pass_args<Key, Value, Codec> args{keys,      values, d_control, d_look_back, num_items, num_tiles,
                                                   pass,      bit,    pass_digit_bits(bit, end_bit), codec};
-    UPSWEEP_CUDA_RETURN(launch_chained(radix_pass_kernel<Policy, Descending, Key, Value, Codec>, pass_grid,
-                                       Policy::block_threads, stream, args));
+    UPSWEEP_CUDA_RETURN(launch_chained_shared(radix_pass_kernel<Policy, Descending, Key, Value, Codec>, pass_grid,
+                                              Policy::block_threads, radix_shared_bytes<Policy, Key, Value>, stream,
+                                              args));
   }
 
   const long long copy_blocks = ceil_div<long long>(num_items, copy_block_threads * 8ll);
@@ -130,9 +131,10 @@ template <class Policy, bool Descending, class Key, class Value, class Codec>
 cudaError_t launch_single_tile_sort(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
                                     Value* d_values_out, std::int64_t num_items, int begin_bit, int end_bit,
                                     const Codec& codec, cudaStream_t stream) {
-  return launch_chained(radix_sort_single_tile_kernel<Policy, Descending, Key, Value, Codec>, 1, Policy::block_threads,
-                        stream, d_keys_in, d_keys_out, d_values_in, d_values_out, static_cast<int>(num_items),
-                        begin_bit, end_bit, codec);
+  return launch_chained_shared(radix_sort_single_tile_kernel<Policy, Descending, Key, Value, Codec>, 1,
+                               Policy::block_threads, radix_shared_bytes<Policy, Key, Value>, stream, d_keys_in,
+                               d_keys_out, d_values_in, d_values_out, static_cast<int>(num_items), begin_bit, end_bit,
+                               codec);
 }
 
 template <class Value>
@@ -156,6 +158,12 @@ cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_
                                 Key* d_keys_out, const Value* d_values_in, Value* d_values_out,
                                 std::int64_t num_items, int begin_bit, int end_bit, cudaStream_t stream,
                                 const Codec& codec = {}) {
+  if constexpr (!cuda::std::is_void_v<typename Policy::large_input_policy>) {
+    if (num_items >= Policy::large_input_items)
+      return dispatch_radix_sort<typename Policy::large_input_policy, Descending>(
+          d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit,
+          end_bit, stream, codec);
+  }
   check_value_type<Value>();
   constexpr bool has_values = has_values_v<Value>;
   if (!valid_sort_arguments<Key, Codec>(num_items, begin_bit, end_bit)) return cudaErrorInvalidValue;
@@ -206,6 +214,12 @@ cudaError_t dispatch_radix_sort_double_buffer(void* d_temp_storage, std::size_t&
                                               Key* const (&d_keys)[2], int& key_selector, Value* const (&d_values)[2],
                                               int& value_selector, std::int64_t num_items, int begin_bit, int end_bit,
                                               cudaStream_t stream, const Codec& codec = {}) {
+  if constexpr (!cuda::std::is_void_v<typename Policy::large_input_policy>) {
+    if (num_items >= Policy::large_input_items)
+      return dispatch_radix_sort_double_buffer<typename Policy::large_input_policy, Descending>(
+          d_temp_storage, temp_storage_bytes, d_keys, key_selector, d_values, value_selector, num_items, begin_bit,
+          end_bit, stream, codec);
+  }
   check_value_type<Value>();
   constexpr bool has_values = has_values_v<Value>;
   if (!valid_sort_arguments<Key, Codec>(num_items, begin_bit, end_bit)) return cudaErrorInvalidValue;

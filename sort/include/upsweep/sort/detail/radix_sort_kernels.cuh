@@ -268,10 +268,22 @@ __global__ void __launch_bounds__(radix_digits)
 }
 
 // ---- kernel 3: one digit pass ---------------------------------------------------------------
+// Values copied async (values_copied_async_v, radix_sort_tuning.cuh) go straight to their sorted
+// slots once the keys are ranked, so their loads overlap the keys' staging and look-back.
+
+// Bytes of a value one cp.async moves: as many as its alignment allows.
+template <class Value>
+inline constexpr int value_copy_chunk =
+    static_cast<int>(alignof(Value) < sizeof(Value) ? alignof(Value) : sizeof(Value));
+
 template <class Policy, class Key, class Value>
 struct radix_pass_storage {
   static constexpr int warps = Policy::block_threads / warp_threads;
-  static constexpr int widest = sizeof(Key) > sizeof(Value) ? static_cast<int>(sizeof(Key)) : static_cast<int>(sizeof(Value));
+  static constexpr bool separate_values = values_copied_async_v<Value>;
+  // Bytes a slot of the exchange takes: the key's, or the value's when values are wider and pass
+  // through the exchange after the keys.
+  static constexpr std::size_t exchanged_bytes =
+      !has_values_v<Value> || separate_values || sizeof(Key) >= sizeof(Value) ? sizeof(Key) : sizeof(Value);
   // The counters serve until every thread has its slots in the sorted tile, the exchange after
   // that (a barrier apart), so they share their bytes: 12 KB more tile at 384 threads.
   union {
@@ -279,8 +291,10 @@ struct radix_pass_storage {
     // tile of that warp's first key of digit d (the tile's keys of smaller digits and of d in
     // earlier warps).
     unsigned warp_digit_counts[warps][radix_digits];
-    alignas(16) unsigned char exchange[Policy::tile_items * widest];  // the tile in digit order
+    alignas(16) unsigned char exchange[Policy::tile_items * exchanged_bytes];  // the tile in digit order
   };
+  // The values in digit order, copied in while the keys still use the exchange.
+  alignas(16) unsigned char value_exchange[separate_values ? Policy::tile_items * sizeof(Value) : 16];
   // Per digit d, the byte address where sorted tile slot 0 would go if it held digit d, in the
   // keys' and the values' destinations: slot j of digit d goes to that address plus j elements.
   // Integers, not pointers: the address may lie before the array (only the slot's is an element).
@@ -291,8 +305,29 @@ struct radix_pass_storage {
   unsigned long long zero;  // 0, read back by pass_digits::reread
 };
 
-// The pass kernel declares its storage statically, which caps it below the opt-in limit.
-inline constexpr std::size_t max_static_shared_bytes = 48 * 1024;
+// Where the values wait in digit order.
+template <class Storage>
+__device__ __forceinline__ unsigned char* value_staging(Storage& s) {
+  if constexpr (Storage::separate_values) return s.value_exchange;
+  else return s.exchange;
+}
+
+// The most shared memory sm_90 grants one block on request.
+inline constexpr std::size_t max_block_shared_bytes = 227 * 1024;
+
+// The pass and one-tile kernels keep their storage in dynamic shared memory: tiles of pairs need
+// more than the 48 KB a static declaration may hold.
+template <class Policy, class Key, class Value>
+inline constexpr std::size_t radix_shared_bytes = sizeof(radix_pass_storage<Policy, Key, Value>);
+
+template <class Storage>
+__device__ __forceinline__ Storage& dynamic_storage() {
+  static_assert(sizeof(Storage) <= max_block_shared_bytes,
+                "the tile (items_per_thread x block_threads x key and value bytes) and the warp counters must fit "
+                "in one block's shared memory");
+  extern __shared__ __align__(16) unsigned char radix_dynamic_shared[];
+  return *reinterpret_cast<Storage*>(radix_dynamic_shared);
+}
 
 // Item i of a thread sits at warp_first + i * 32 + lane in the tile: loads are coalesced, and
 // walking a warp's items in (i, lane) order walks the input in order, which ranking relies on.
@@ -323,6 +358,41 @@ __device__ __forceinline__ void load_striped(const T* d_tile, int valid, T (&ite
     if constexpr (Full) items[i] = d_first[i * warp_threads];
     else items[i] = first + i * warp_threads < valid ? d_first[i * warp_threads] : T{};
   }
+}
+
+// One value from global to shared memory without a register, in chunks its alignment allows.
+template <class Value>
+__device__ __forceinline__ void copy_value_async(Value* shared_dst, const Value* global_src) {
+  constexpr int chunk = value_copy_chunk<Value>;
+  NV_IF_ELSE_TARGET(
+      NV_PROVIDES_SM_80,
+      (const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+       const char* src = reinterpret_cast<const char*>(global_src);
+       for (int b = 0; b < static_cast<int>(sizeof(Value)); b += chunk) {  // at most 4 chunks, unrolled
+         if constexpr (chunk == 16)  // only .cg (L2, not L1) takes 16 bytes
+           asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst + b), "l"(src + b) : "memory");
+         else
+           asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst + b), "l"(src + b), "n"(chunk)
+                        : "memory");
+       }),
+      (*shared_dst = *global_src;));
+}
+
+// Returns once this thread's copies have landed; a barrier after it makes them the block's.
+__device__ __forceinline__ void wait_for_value_copies() {
+  NV_IF_TARGET(NV_PROVIDES_SM_80, (asm volatile("cp.async.wait_all;" ::: "memory");));
+}
+
+// Item i of the thread's striped values straight into sorted slot slots[i] of `staging`.
+template <bool Full, int IPT, class Value>
+__device__ __forceinline__ void copy_values_to_slots(const Value* d_tile, int valid, const unsigned (&slots)[IPT],
+                                                     unsigned char* staging) {
+  const int first = striped_slot<IPT>(0);
+  const Value* d_first = opaque_pointer(d_tile + first);
+  Value* staged = reinterpret_cast<Value*>(staging);
+#pragma unroll
+  for (int i = 0; i < IPT; ++i)
+    if (Full || first + i * warp_threads < valid) copy_value_async(staged + slots[i], d_first + i * warp_threads);
 }
 
 // Slots past the tile's `valid` items rank as the largest digit. They follow every real key in
@@ -490,9 +560,10 @@ __device__ __forceinline__ void rank_within_tile(const Key (&keys)[IPT], const D
 // Writes the items into the exchange in digit order (padding after the real keys of the largest
 // digit), then the block reads it slot by slot, so consecutive threads write consecutive addresses
 // of one digit's run.
-template <int IPT, class T, class Storage>
-__device__ __forceinline__ void stage_in_digit_order(const T (&items)[IPT], const unsigned (&slots)[IPT], Storage& s) {
-  T* staged = reinterpret_cast<T*>(s.exchange);
+template <int IPT, class T>
+__device__ __forceinline__ void stage_in_digit_order(const T (&items)[IPT], const unsigned (&slots)[IPT],
+                                                     unsigned char* staging) {
+  T* staged = reinterpret_cast<T*>(staging);
 #pragma unroll
   for (int i = 0; i < IPT; ++i) staged[slots[i]] = items[i];
 }
@@ -553,8 +624,8 @@ __device__ __forceinline__ void scatter_key_slots(int valid, int bit, int digit_
 }
 
 template <class Policy, class Value, int IPT, class Storage>
-__device__ __forceinline__ void scatter_values(int valid, const slot_digits<IPT>& digits_of_slots, const Storage& s) {
-  const Value* staged = reinterpret_cast<const Value*>(s.exchange) + threadIdx.x;
+__device__ __forceinline__ void scatter_values(int valid, const slot_digits<IPT>& digits_of_slots, Storage& s) {
+  const Value* staged = reinterpret_cast<const Value*>(value_staging(s)) + threadIdx.x;
 #pragma unroll
   for (int j = 0; j < IPT; ++j) {
     if (j * Policy::block_threads + static_cast<int>(threadIdx.x) < valid)
@@ -599,34 +670,34 @@ __device__ __forceinline__ void radix_pass_tile(long long tile_idx, int valid,
   const unsigned tile_start = place_digit_in_tile<Policy>(tile_count, s);
   __syncthreads();  // every warp's first slots are in
   rank_within_tile(keys, digit_of, places, s);
+  // (The previous tile's values were scattered before the claim's barrier.)
+  if constexpr (Storage::separate_values)
+    copy_values_to_slots<Full>(args.values.source(plan.src) + tile_first, valid, places, s.value_exchange);
   __syncthreads();  // every slot is read from the counters, whose bytes the exchange reuses
-  stage_in_digit_order(keys, places, s);
-  constexpr bool has_values = has_values_v<Value>;
+  stage_in_digit_order(keys, places, s.exchange);
   find_digit_base<Policy>(tile_idx, tile_count, tile_start, args.d_control->digit_counts[args.pass],
                           args.d_look_back, args.pass, args.keys.destination(plan.dst),
                           args.values.destination(plan.dst), s);
-  __syncthreads();  // the staged tile and the bases are in
+  if constexpr (Storage::separate_values) wait_for_value_copies();
+  __syncthreads();  // the staged keys (and values) and the bases are in
   slot_digits<ipt> digits_of_slots;
   scatter_key_slots<Policy, Full, Descending, ipt, Key>(valid, args.bit, args.digit_bits, digits_of_slots,
                                                         args.codec, s);
-  if constexpr (has_values) {
+  if constexpr (has_values_v<Value> && !Storage::separate_values) {
     // Loaded only now: held through the look-back and the keys' scatter, as before session 11,
-    // they made the pairs' default tiles spill at 80 registers (384 x 23 and 384 x 14, ptxas).
+    // they made the pairs' tiles spill at 80 registers (384 x 23 and 384 x 14, ptxas).
     Value values[ipt];
     load_striped<Full>(args.values.source(plan.src) + tile_first, valid, values);
     __syncthreads();  // every staged key has been read
-    stage_in_digit_order(values, places, s);
+    stage_in_digit_order(values, places, s.exchange);
     __syncthreads();
-    scatter_values<Policy, Value>(valid, digits_of_slots, s);
   }
+  if constexpr (has_values_v<Value>) scatter_values<Policy, Value>(valid, digits_of_slots, s);
 }
 
 template <class Policy, bool Descending, class Key, class Value, class Codec>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::pass_min_blocks) radix_pass_kernel(radix_pass_args<Key, Value, Codec> args) {
-  static_assert(sizeof(radix_pass_storage<Policy, Key, Value>) <= max_static_shared_bytes,
-                "the tile (items_per_thread x block_threads x widest element) and the warp counters must fit "
-                "in static shared memory");
-  __shared__ radix_pass_storage<Policy, Key, Value> storage;
+  auto& storage = dynamic_storage<radix_pass_storage<Policy, Key, Value>>();
   wait_for_previous_grid();
   let_next_grid_launch();
   const radix_pass_plan plan = args.d_control->plan.pass[args.pass];
@@ -679,7 +750,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
                                   Value* d_values_out, int valid, int begin_bit, int end_bit, Codec codec) {
   constexpr int ipt = Policy::items_per_thread;
   constexpr bool has_values = has_values_v<Value>;
-  __shared__ radix_pass_storage<Policy, Key, Value> s;
+  auto& s = dynamic_storage<radix_pass_storage<Policy, Key, Value>>();
   Key keys[ipt];
   Value values[has_values ? ipt : 1];
   unsigned places[ipt];
@@ -696,14 +767,14 @@ __global__ void __launch_bounds__(Policy::block_threads)
     __syncthreads();  // every warp's first slots are in
     rank_within_tile(keys, digit_of, places, s);
     __syncthreads();  // every slot is read from the counters, whose bytes the exchange reuses
-    stage_in_digit_order(keys, places, s);
+    stage_in_digit_order(keys, places, s.exchange);
     __syncthreads();
     read_staged_striped(s.exchange, valid, keys);
     if constexpr (has_values) {
       __syncthreads();  // every staged key has been read
-      stage_in_digit_order(values, places, s);
+      stage_in_digit_order(values, places, value_staging(s));
       __syncthreads();
-      read_staged_striped(s.exchange, valid, values);
+      read_staged_striped(value_staging(s), valid, values);
     }
     __syncthreads();  // the next digit reuses the counters and the exchange
   }

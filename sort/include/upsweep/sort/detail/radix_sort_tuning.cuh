@@ -43,6 +43,10 @@ struct radix_sort_policy {
   static constexpr int look_back_settle_ns = LookBackSettleNs;
   // Blocks of the pass kernel that must fit on one SM (__launch_bounds__): caps its registers.
   static constexpr int pass_min_blocks = PassMinBlocks;
+  // Inputs of at least large_input_items sort with large_input_policy instead, unless it is void
+  // (the default policies of some pairs set both).
+  using large_input_policy = void;
+  static constexpr long long large_input_items = 0;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
   // Thread d owns digit d while counting, scanning and looking back.
@@ -70,27 +74,37 @@ struct radix_tile_shape {
   int min_blocks;
 };
 
-// Plain keys (alone or with values) of 4 or 8 bytes take the largest tile whose keys or values
-// fit the 43 KB the warp counters and the exchange share, at the occupancy whose register cap
-// does not spill (or barely). H100, 2^28, session 11, against CUB in the same run:
-//  - 4-byte keys alone, 384 x 20 at three blocks (56 registers, 12 bytes spilled once a tile): u32
-//    5.36 ms against 5.53; 5.70 at two blocks;
-//  - 8-byte keys alone, 384 x 14 at three (56, no spill): u64 16.9 ms in a tune row against 17.5
-//    for 384 x 12 and 18.5 for 384 x 10 (CUB 16.8);
-//  - pairs of 4-byte elements, 384 x 23 at two (80): u32/u32 8.92 ms against 9.17 for 384 x 20,
-//    9.41 for 384 x 16 and 10.4 for 384 x 16 at three (CUB 8.88);
-//  - pairs with an 8-byte element, 384 x 14 at two (80): u64/u32 25.8 ms against 26.5 for
-//    384 x 12 and 29.6 for 384 x 8 (CUB 24.9).
-// Other keys keep the earlier rule: 256 threads (384 for pairs of 4-byte elements) and as many
-// items as fill a 24 KB exchange, up to 16. Struct keys among them: their decomposed bits take
-// more registers than the larger tiles leave.
+// Values of 4, 8 or 16 bytes, aligned to 4 at least, go from global memory straight into their
+// sorted slots in shared memory (cp.async): no register holds them, so their tiles can be as
+// large as the keys'. Others pass through registers after the keys' scatter.
+template <class Value>
+inline constexpr bool values_copied_async_v = !cuda::std::is_same_v<Value, no_values> &&
+                                              (sizeof(Value) == 4 || sizeof(Value) == 8 || sizeof(Value) == 16) &&
+                                              alignof(Value) >= 4;
+
+// Plain keys of 4 or 8 bytes (alone, or with values copied async whose widest element is 4 or 8
+// bytes) take the largest tile their 80-register cap at two blocks of 384 threads allows with
+// (almost) no spill: larger tiles measured faster at 2^28 (likely, not profiled: each digit's run
+// in a tile is longer, so its scatter leaves fewer partly written sectors). H100, 2^28, session
+// 12, in one run, against CUB's faster configuration:
+//  - 4-byte keys alone, 384 x 32 (20 bytes spilled): u32 4.89 ms against 5.53 (1.13x); 384 x 20
+//    at three blocks, session 11's, 5.36;
+//  - 8-byte keys alone, 384 x 22 (24 bytes): u64 15.5 ms against 16.9; 384 x 14 at three 16.8;
+//  - pairs of 4-byte elements, 384 x 32 (28 bytes): u32/u32 9.01 ms against 8.87;
+//  - pairs with an 8-byte element, 384 x 20 (36 bytes): u64/u32 25.0 ms against 25.1.
+// Pairs with 1- or 2-byte values take 384 x 23 (4-byte keys, session 11's tile) and 384 x 20
+// (8-byte keys, 4 bytes spilled): held in registers, such values spill about 200 bytes at
+// 384 x 32 (not measured on the GPU). Other keys keep the earlier rule:
+// 256 threads (384 for pairs of 4-byte elements) and as many items as fill a 24 KB exchange, up
+// to 16. Struct keys among them: their decomposed bits take more registers than larger tiles leave.
 template <class Key, class Value>
 constexpr radix_tile_shape default_radix_tile_shape() {
   constexpr bool keys_alone = cuda::std::is_same_v<Value, no_values>;
   constexpr std::size_t widest = keys_alone ? sizeof(Key) : widest_radix_element<Key, Value>;
   if constexpr (is_radix_key_v<Key> && (widest == 4 || widest == 8)) {
-    if constexpr (keys_alone) return {384, widest == 4 ? 20 : 14, 3};
-    else return {384, widest == 4 ? 23 : 14, 2};
+    if constexpr (keys_alone) return {384, widest == 4 ? 32 : 22, 2};
+    else if constexpr (values_copied_async_v<Value>) return {384, widest == 4 ? 32 : 20, 2};
+    else return {384, widest == 4 ? 23 : 20, 2};
   } else {
     constexpr int threads = !keys_alone && widest == 4 ? 384 : 256;
     constexpr std::size_t fit = radix_exchange_bytes / (threads * widest);
@@ -99,6 +113,23 @@ constexpr radix_tile_shape default_radix_tile_shape() {
     constexpr int min_blocks = threads == 384 ? 2 : (keys_alone && items <= 16 ? 4 : 3);
     return {threads, items, min_blocks};
   }
+}
+
+// Large inputs of those pairs whose values are copied async take one block of 768 threads per
+// SM: the same registers a thread, a tile half as large again. H100, 2^28, session 12: u32/u32
+// 768 x 28 8.65 ms against 9.01 for 384 x 32 (CUB 8.87); u64/u32 768 x 18 23.0 against 25.0
+// (CUB 25.1). At 2^20 they are slower (0.098 ms against 0.082; 0.184 against 0.172): a grid of
+// such tiles is then one wave or less.
+inline constexpr long long large_radix_input_items = 1ll << 24;
+
+// {0, 0, 0}: no large-input shape.
+template <class Key, class Value>
+constexpr radix_tile_shape large_input_radix_tile_shape() {
+  constexpr std::size_t widest = widest_radix_element<Key, Value>;
+  if constexpr (is_radix_key_v<Key> && values_copied_async_v<Value> && (widest == 4 || widest == 8))
+    return {768, widest == 4 ? 28 : 18, 1};
+  else
+    return {0, 0, 0};
 }
 
 // Pairs walk back one word at a time without pausing, keys read 4 words at once: the faster of
@@ -113,15 +144,32 @@ inline constexpr int default_radix_look_back_delay_ns = cuda::std::is_same_v<Val
 // H100 2026-11-21 (before the PTX ballots), 2^28 u32 keys at 256 x 16: ballot ranking 12.5 ms
 // against 15.2 for match ranking; a look-back window of 4 words 10.2 ms, 8 words 10.6. H200
 // 2026-11-21: keys 9.9 ms at window 4 whatever the pause; pairs 13.7 at window 1 without a pause
-// against 15.7 at window 4. H100 2026-11-22, with the PTX ballots and the register caps: keys
-// 256 x 20 6.7 ms (CUB 5.54), pairs 384 x 16 10.0 to 10.6 (CUB 8.8), match ranking still slower
-// (11.4 against 8.6 in one run). Inputs of one tile take the one-launch path.
+// against 15.7 at window 4 (H100 2026-11-22, session 12: 9.01 against 9.25 at 384 x 32). Inputs of
+// one tile take the one-launch path.
+namespace detail {
+
+// The default ranking and look-back with the tile shape Shape() names.
+template <class Value, radix_tile_shape (*Shape)()>
+using radix_sort_policy_of_shape =
+    radix_sort_policy<Shape().threads, Shape().items, 256, default_radix_look_back_delay_ns<Value>,
+                      radix_rank_method::ballot, default_radix_look_back_window<Value>, true, 0, Shape().min_blocks>;
+
+template <class Key, class Value, bool = large_input_radix_tile_shape<Key, Value>().threads != 0>
+struct large_input_radix_sort_policy {
+  using type = void;
+};
 template <class Key, class Value>
-using default_radix_sort_policy =
-    radix_sort_policy<detail::default_radix_tile_shape<Key, Value>().threads,
-                      detail::default_radix_tile_shape<Key, Value>().items, 256,
-                      detail::default_radix_look_back_delay_ns<Value>, radix_rank_method::ballot,
-                      detail::default_radix_look_back_window<Value>, true, 0,
-                      detail::default_radix_tile_shape<Key, Value>().min_blocks>;
+struct large_input_radix_sort_policy<Key, Value, true> {
+  using type = radix_sort_policy_of_shape<Value, large_input_radix_tile_shape<Key, Value>>;
+};
+
+}  // namespace detail
+
+template <class Key, class Value>
+struct default_radix_sort_policy
+    : detail::radix_sort_policy_of_shape<Value, detail::default_radix_tile_shape<Key, Value>> {
+  using large_input_policy = typename detail::large_input_radix_sort_policy<Key, Value>::type;
+  static constexpr long long large_input_items = detail::large_radix_input_items;
+};
 
 }  // namespace upsweep
