@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -71,22 +72,67 @@ void set_exact(std::string_view s, where_bound& b) {
   b.negative = negative && (b.beyond_u64 || b.magnitude != 0);
 }
 
-where_bound parse_bound(std::string_view text, std::string_view whole) {
-  text = trim(text);
+// Reads a decimal literal (an optional '+' or '-', digits, point, exponent, or inf) into a bound;
+// false when the text is not one.
+bool read_bound(std::string_view text, where_bound& b) {
   const char* first = text.data();
   const char* last = first + text.size();
   if (first != last && *first == '+' && (last - first == 1 || first[1] != '-')) ++first;  // not "+-1"
-  where_bound b;
+  b = where_bound{};
   const auto rd = std::from_chars(first, last, b.value);
   if (text.empty() || rd.ptr != last || (rd.ec != std::errc() && rd.ec != std::errc::result_out_of_range))
-    throw std::invalid_argument("--where '" + std::string(whole) + "': '" + std::string(text) + "' is not a number");
+    return false;
   // Out of range, from_chars leaves the value alone: take strtod's +-inf (or +-0 below the
   // smallest double), so '> 1e400' keeps nothing finite instead of comparing with 0. The text
   // is a well-formed decimal here, so strtod reads the same digits.
   if (rd.ec == std::errc::result_out_of_range) b.value = std::strtod(std::string(first, last).c_str(), nullptr);
-  if (std::isnan(b.value)) throw std::invalid_argument("--where '" + std::string(whole) + "': cannot compare with NaN");
   set_exact(std::string_view(first, static_cast<std::size_t>(last - first)), b);  // for integer items
+  return true;
+}
+
+where_bound parse_bound(std::string_view text, std::string_view whole) {
+  text = trim(text);
+  where_bound b;
+  if (!read_bound(text, b))
+    throw std::invalid_argument("--where '" + std::string(whole) + "': '" + std::string(text) + "' is not a number");
+  if (std::isnan(b.value)) throw std::invalid_argument("--where '" + std::string(whole) + "': cannot compare with NaN");
   return b;
+}
+
+bool same_bound(const where_bound& a, const where_bound& b) {
+  return std::memcmp(&a.value, &b.value, sizeof(double)) == 0 && a.exact == b.exact && a.magnitude == b.magnitude &&
+         a.negative == b.negative && a.fractional == b.fractional && a.beyond_u64 == b.beyond_u64;
+}
+
+std::string shortest_text(double value) {
+  char buffer[64];
+  const auto r = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, r.ptr);
+}
+
+// Text that reads back as exactly this bound: its double for float items and its floor for
+// integer ones. A fraction whose double is a whole number ("2.99999999999999999" reads as 3.0,
+// "9007199254740992.5" as 2^53) would read back as that integer, losing the fraction, and
+// could make a valid interval empty (fuzz_where: "in [9007199254740993, 9007199254740992.5]").
+// Such a bound is written as its floor plus a fraction that rounds to the same double.
+std::string bound_text(const where_bound& b) {
+  if (b.exact && !b.fractional && !b.beyond_u64) return (b.negative ? "-" : "") + std::to_string(b.magnitude);
+  const std::string shortest = shortest_text(b.value);
+  if (!b.exact || !b.fractional || b.beyond_u64) return shortest;
+  const auto reads_back = [&b](const std::string& text) {
+    where_bound c;
+    return read_bound(text, c) && same_bound(b, c);
+  };
+  if (reads_back(shortest)) return shortest;
+  // The floor's integer part as written: a negative floor -m lies below its fraction -(m - 1).x.
+  const std::string whole = b.negative ? "-" + std::to_string(b.magnitude - 1) : std::to_string(b.magnitude);
+  for (const char* fraction : {"5", "25", "75", "000000000000000000000000000001", "999999999999999999999999999999"}) {
+    const std::string text = whole + "." + fraction;
+    if (reads_back(text)) return text;
+  }
+  for (const char* tiny : {"1e-400", "-1e-400"})  // fractions of 0 or -1 that round to a zero
+    if (reads_back(tiny)) return tiny;
+  return shortest;
 }
 
 }  // namespace
@@ -139,24 +185,18 @@ where_predicate parse_where(std::string_view text) {
 }
 
 std::string describe(const where_predicate& p) {
-  const auto num = [](const where_bound& b) {
-    if (b.exact && !b.fractional && !b.beyond_u64) return (b.negative ? "-" : "") + std::to_string(b.magnitude);
-    char buffer[64];
-    const auto r = std::to_chars(buffer, buffer + sizeof buffer, b.value);
-    return std::string(buffer, r.ptr);
-  };
   switch (p.op) {
-    case where_op::lt: return "< " + num(p.lo);
-    case where_op::le: return "<= " + num(p.lo);
-    case where_op::gt: return "> " + num(p.lo);
-    case where_op::ge: return ">= " + num(p.lo);
-    case where_op::eq: return "== " + num(p.lo);
-    case where_op::ne: return "!= " + num(p.lo);
+    case where_op::lt: return "< " + bound_text(p.lo);
+    case where_op::le: return "<= " + bound_text(p.lo);
+    case where_op::gt: return "> " + bound_text(p.lo);
+    case where_op::ge: return ">= " + bound_text(p.lo);
+    case where_op::eq: return "== " + bound_text(p.lo);
+    case where_op::ne: return "!= " + bound_text(p.lo);
     case where_op::even: return "even";
     case where_op::odd: return "odd";
     case where_op::finite: return "finite";
     case where_op::in_range:
-      return std::string("in ") + (p.lo_open ? "(" : "[") + num(p.lo) + ", " + num(p.hi) + (p.hi_closed ? "]" : ")");
+      return std::string("in ") + (p.lo_open ? "(" : "[") + bound_text(p.lo) + ", " + bound_text(p.hi) + (p.hi_closed ? "]" : ")");
   }
   return "?";
 }
