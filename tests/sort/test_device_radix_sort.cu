@@ -104,6 +104,17 @@ struct default_policies {
   using policy = void;
 };
 
+// The default's large-input policy (the shape it takes from large_radix_input_items on), run at
+// every test size: the default itself reaches it only past that size. Void where it has none.
+template <class Key, class Value, class Large = typename upsweep::default_radix_sort_policy<Key, Value>::large_input_policy>
+using large_input_policy_or_default = Large;
+
+struct large_input_policies {
+  static constexpr const char* name = "large_input";
+  template <class Key, class Value>
+  using policy = large_input_policy_or_default<Key, Value>;
+};
+
 // 384 threads with the widest element at most 8 bytes: 20 items (10 for 8-byte ones) keep the tile
 // at 30 KiB of shared memory, next to 12 warps' digit counters.
 constexpr int t384_items_per_thread(std::size_t widest) { return widest >= 8 ? 10 : 20; }
@@ -289,7 +300,8 @@ using sort_cases = ::testing::Types<
     sort_case<std::uint32_t, ballot256_policies<4>>, sort_case<std::uint64_t, ballot256_policies<4>>,
     sort_case<float, ballot256_policies<4>>, sort_case<std::uint8_t, single_tile_policies>,
     sort_case<std::uint32_t, single_tile_policies>, sort_case<std::uint64_t, single_tile_policies>,
-    sort_case<float, single_tile_policies>>;
+    sort_case<float, single_tile_policies>, sort_case<std::uint32_t, large_input_policies>,
+    sort_case<std::uint64_t, large_input_policies>, sort_case<float, large_input_policies>>;
 
 struct sort_case_names {
   template <class Case>

@@ -82,28 +82,33 @@ inline constexpr bool values_copied_async_v = !cuda::std::is_same_v<Value, no_va
                                               (sizeof(Value) == 4 || sizeof(Value) == 8 || sizeof(Value) == 16) &&
                                               alignof(Value) >= 4;
 
-// Plain keys of 4 or 8 bytes (alone, or with values copied async whose widest element is 4 or 8
-// bytes) take the largest tile their 80-register cap at two blocks of 384 threads allows with
-// (almost) no spill: larger tiles measured faster at 2^28 (likely, not profiled: each digit's run
-// in a tile is longer, so its scatter leaves fewer partly written sectors). H100, 2^28, session
-// 12, in one run, against CUB's faster configuration:
-//  - 4-byte keys alone, 384 x 32 (20 bytes spilled): u32 4.89 ms against 5.53 (1.13x); 384 x 20
-//    at three blocks, session 11's, 5.36;
-//  - 8-byte keys alone, 384 x 22 (24 bytes): u64 15.5 ms against 16.9; 384 x 14 at three 16.8;
-//  - pairs of 4-byte elements, 384 x 32 (28 bytes): u32/u32 9.01 ms against 8.87;
-//  - pairs with an 8-byte element, 384 x 20 (36 bytes): u64/u32 25.0 ms against 25.1.
-// Pairs with 1- or 2-byte values take 384 x 23 (4-byte keys, session 11's tile) and 384 x 20
-// (8-byte keys, 4 bytes spilled): held in registers, such values spill about 200 bytes at
-// 384 x 32 (not measured on the GPU). Other keys keep the earlier rule:
-// 256 threads (384 for pairs of 4-byte elements) and as many items as fill a 24 KB exchange, up
-// to 16. Struct keys among them: their decomposed bits take more registers than larger tiles leave.
+// Plain keys of 4 or 8 bytes, alone or with values copied async, take two shapes by input size:
+// a tile that leaves several blocks per SM below large_radix_input_items (more tiles to spread
+// over 132 SMs), and above it the largest tile its 80-register cap allows with (almost) no spill
+// (likely, not profiled: each digit's run in a tile is longer, so its scatter leaves fewer partly
+// written sectors; the per-tile work spreads over more keys). H100, session 12, tune rows of one
+// run (ms at 2^16 / 2^20 / 2^24 / 2^28; CUB's faster configuration beside):
+//  - 4-byte keys alone: 384 x 20 at three blocks (56 registers, 12 bytes spilled) 0.0408 / 0.0622 /
+//    0.402 / 5.36; 384 x 32 at two (80, 20 bytes) 0.0487 / 0.0610 / 0.407 / 4.90 (CUB 0.053 /
+//    0.080 / 0.43 / 5.53);
+//  - 8-byte keys alone: 384 x 14 at three (56, none) 0.0744 / 0.133 / 1.15 / 16.9; 384 x 22 at two
+//    (80, 24 bytes) 0.0881 / 0.122 / 1.12 / 15.5 (CUB 0.096 / 0.165 / 1.19 / 16.9);
+//  - pairs of 4-byte elements: 384 x 23 at two (80, none) 0.0496 / 0.0738 / 0.626 / 9.42; 768 x 28
+//    at one (80, 4 bytes) 0.082 / 0.098 / 0.646 / 8.65 (CUB 0.060 / 0.089 / 0.619 / 8.85);
+//  - pairs with an 8-byte element: 384 x 14 at two (80, none) 0.0872 / 0.171 / 1.68 / 26.1; 768 x 18
+//    at one (80, none) 0.137 / 0.185 / 1.62 / 23.0 (CUB 0.108 / 0.19 / 1.64 / 24.9).
+// Pairs with 1- or 2-byte values take 384 x 23 (4-byte keys) and 384 x 20 (8-byte keys, 4 bytes
+// spilled) at every size: held in registers, such values spill about 200 bytes at 384 x 32 (not
+// measured on the GPU). Other keys keep the earlier rule: 256 threads (384 for pairs of 4-byte
+// elements) and as many items as fill a 24 KB exchange, up to 16. Struct keys among them: their
+// decomposed bits take more registers than larger tiles leave.
 template <class Key, class Value>
 constexpr radix_tile_shape default_radix_tile_shape() {
   constexpr bool keys_alone = cuda::std::is_same_v<Value, no_values>;
   constexpr std::size_t widest = keys_alone ? sizeof(Key) : widest_radix_element<Key, Value>;
   if constexpr (is_radix_key_v<Key> && (widest == 4 || widest == 8)) {
-    if constexpr (keys_alone) return {384, widest == 4 ? 32 : 22, 2};
-    else if constexpr (values_copied_async_v<Value>) return {384, widest == 4 ? 32 : 20, 2};
+    if constexpr (keys_alone) return {384, widest == 4 ? 20 : 14, 3};
+    else if constexpr (values_copied_async_v<Value>) return {384, widest == 4 ? 23 : 14, 2};
     else return {384, widest == 4 ? 23 : 20, 2};
   } else {
     constexpr int threads = !keys_alone && widest == 4 ? 384 : 256;
@@ -115,21 +120,23 @@ constexpr radix_tile_shape default_radix_tile_shape() {
   }
 }
 
-// Large inputs of those pairs whose values are copied async take one block of 768 threads per
-// SM: the same registers a thread, a tile half as large again. H100, 2^28, session 12: u32/u32
-// 768 x 28 8.65 ms against 9.01 for 384 x 32 (CUB 8.87); u64/u32 768 x 18 23.0 against 25.0
-// (CUB 25.1). At 2^20 they are slower (0.098 ms against 0.082; 0.184 against 0.172): a grid of
-// such tiles is then one wave or less.
-inline constexpr long long large_radix_input_items = 1ll << 24;
-
-// {0, 0, 0}: no large-input shape.
+// The large-input shape of those keys (above); {0, 0, 0}: none.
 template <class Key, class Value>
 constexpr radix_tile_shape large_input_radix_tile_shape() {
-  constexpr std::size_t widest = widest_radix_element<Key, Value>;
-  if constexpr (is_radix_key_v<Key> && values_copied_async_v<Value> && (widest == 4 || widest == 8))
-    return {768, widest == 4 ? 28 : 18, 1};
-  else
-    return {0, 0, 0};
+  constexpr bool keys_alone = cuda::std::is_same_v<Value, no_values>;
+  constexpr std::size_t widest = keys_alone ? sizeof(Key) : widest_radix_element<Key, Value>;
+  if constexpr (!is_radix_key_v<Key> || (widest != 4 && widest != 8)) return {0, 0, 0};
+  else if constexpr (keys_alone) return {384, widest == 4 ? 32 : 22, 2};
+  else if constexpr (values_copied_async_v<Value>) return {768, widest == 4 ? 28 : 18, 1};
+  else return {0, 0, 0};
+}
+
+// Where the large-input shape starts to win in the rows above: keys alone from 2^20 (tied there),
+// pairs with an 8-byte element from 2^24, pairs of 4-byte elements past 2^24 (3 % slower there).
+template <class Key, class Value>
+constexpr long long large_radix_input_items() {
+  if constexpr (cuda::std::is_same_v<Value, no_values>) return 1ll << 20;
+  else return widest_radix_element<Key, Value> == 8 ? 1ll << 24 : 1ll << 25;
 }
 
 // Pairs walk back one word at a time without pausing, keys read 4 words at once: the faster of
@@ -169,7 +176,7 @@ template <class Key, class Value>
 struct default_radix_sort_policy
     : detail::radix_sort_policy_of_shape<Value, detail::default_radix_tile_shape<Key, Value>> {
   using large_input_policy = typename detail::large_input_radix_sort_policy<Key, Value>::type;
-  static constexpr long long large_input_items = detail::large_radix_input_items;
+  static constexpr long long large_input_items = detail::large_radix_input_items<Key, Value>();
 };
 
 }  // namespace upsweep
