@@ -430,6 +430,13 @@ const bool registered = register_later([] {
                                                                                        tune_sizes);
   add_select_tune_row<select_shape<256, 16, 5, 0, upsweep::tile_schedule::reduce_ahead>>("min_blocks_5_reduce_ahead",
                                                                                        tune_sizes);
+  // Partition's two-kernel form (select, then the reversal) where the default takes one pass: a
+  // one-block wave limit sends every input of more than one tile to it.
+  add_row("tune/partition_i32_50pct/two_kernels", decade_sizes(6), 0.1, [](benchmark::State& state) {
+    using two_kernels = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns,
+                                               6, 1200, upsweep::tile_schedule::block_per_tile, 1>;
+    guarded(state, [&] { upsweep_partition<std::int32_t, two_kernels>(state, 50); });
+  });
   register_partition<std::int32_t>("i32", 1);
   register_partition<std::int32_t>("i32", 99);
   register_partition<std::int64_t>("i64", 50);

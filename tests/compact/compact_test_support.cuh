@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../scan/scan_test_support.cuh"
+#include "../support/graph_replay.hpp"
 
 #include <upsweep/compact/detail/select_tuning.cuh>
 

@@ -1,6 +1,7 @@
 // Stable partition against std::stable_partition and CUB: selected first and rejected after,
 // both in input order, the split point in device memory; every selection pattern at sizes around
-// warp and tile boundaries, element sizes 1 to 16 bytes, both API layers, in place refused.
+// warp and tile boundaries, element sizes 1 to 16 bytes, both API layers, in place refused; the
+// one-pass and two-kernel forms each at small sizes, a CUDA graph, and past 2^31 items.
 #include <upsweep/compact/device_partition.cuh>
 
 #include "compact_test_support.cuh"
@@ -97,6 +98,97 @@ TEST_F(DevicePartition, ConvenienceFormReturnsTheSplitPoint) {
   EXPECT_EQ(upsweep::partition(static_cast<const std::uint64_t*>(in.data()), out.data(), n, is_marked{}), split);
   expect_same_bytes(out.download().data(), expected.data(), n, "partition");
   EXPECT_EQ(upsweep::partition(static_cast<const std::uint64_t*>(in.data()), out.data(), 0, is_marked{}), 0);
+}
+
+// Partitions with a policy `Policy`: its persistent grid limit caps the one-pass form's wave.
+template <class Policy>
+void expect_partitions_match_stable_partition(const std::vector<std::int64_t>& sizes) {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const auto partition = [](void* t, std::size_t& b, const int* in, int* out, std::int64_t* c, std::int64_t n,
+                            cudaStream_t s) { return upsweep::partition<Policy>(t, b, in, out, c, n, is_marked{}, s); };
+  for_each_marked_input<int>(sizes, every_pattern(), seed, [&](const std::vector<int>& in) {
+    std::int64_t split = 0;
+    const auto expected = stable_partition_marked(in, split);
+    run_compact<int>(in, partition, expected, false, split);
+  });
+}
+
+// A wave of two blocks: one pass up to two tiles, then the select kernel (reducing ahead on two
+// blocks) and the reversal, at sizes where the default policy would take one pass.
+TEST_F(DevicePartition, TwoKernelFormMatchesStablePartitionAtSmallSizes) {
+  using two_block_wave = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6, 0,
+                                       tile_schedule::reduce_ahead, 2>;
+  expect_partitions_match_stable_partition<two_block_wave>(compact_sizes(two_block_wave::tile_items));
+}
+
+// Tiles of 64 items: thousands of resident tiles in one pass, each waiting for the last one's
+// count, their look-backs crossing many 32-tile windows.
+TEST_F(DevicePartition, OnePassOverThousandsOfSmallTilesMatchesStablePartition) {
+  using small_tiles = select_policy<32, 2, tile_io::transpose, 0, 1>;
+  expect_partitions_match_stable_partition<small_tiles>(
+      {63, 64, 65, 64 * 33 + 1, max_test_items(100'003), max_test_items(200'001)});
+}
+
+// Capture proves the core call neither allocates nor synchronises: one pass (the cooperative
+// launch recorded in the graph) and, past a wave, two kernels.
+TEST_F(DevicePartition, CoreCallIsCapturedInACudaGraphAndReplays) {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  for (const std::int64_t n : {max_test_items(300'007), max_test_items(6'000'011)}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto host_in = marked_items<int>(n, pattern::half, seed + n);
+    std::int64_t split = 0;
+    const auto expected = stable_partition_marked(host_in, split);
+    device_buffer<int> in(host_in), out(n);
+    device_buffer<std::int64_t> count(1);
+    std::size_t bytes = 0;
+    CUDA_OK(upsweep::partition(nullptr, bytes, static_cast<const int*>(in.data()), out.data(), count.data(), n,
+                               is_marked{}));
+    device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+    expect_graph_replays(
+        [&](cudaStream_t stream) {
+          return upsweep::partition(temp.data(), bytes, static_cast<const int*>(in.data()), out.data(), count.data(),
+                                    n, is_marked{}, stream);
+        },
+        [&](cudaStream_t stream) {
+          CUDA_OK(poison(out.data(), n, -1, stream));
+          CUDA_OK(poison<std::int64_t>(count.data(), 1, -1, stream));
+        },
+        [&] {
+          ASSERT_EQ(count.download()[0], split);
+          expect_same_bytes(out.download().data(), expected.data(), n, "replay");
+        });
+  }
+}
+
+struct at_least_two {
+  __host__ __device__ bool operator()(std::uint8_t x) const { return x >= 2; }
+};
+
+// Past 2^31 items with more than 2^31 selected: the split point, the rejected items' places
+// after it and the reversal's pairs are all 64-bit. Rejected items are 0 and 1, so their order
+// shows; both sides are checked against a host pass.
+TEST_F(DevicePartition, LargePartitionPast2To31ItemsKeepsBothSidesInOrder) {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  // About 1 in 128 rejected: 2^31 + 2^26 items keep about 2^31 + 2^26 - 2^24 - 2^19.
+  const std::int64_t n = (std::int64_t{1} << 31) + (std::int64_t{1} << 26);
+  device_buffer<std::uint8_t> in(n), out(n, guard_items);
+  CUDA_OK(fill_random<std::uint8_t>(in.data(), n, seed, 0, 255));
+  CUDA_OK(poison<std::uint8_t>(out.data(), n + guard_items, poison_byte));
+  const std::int64_t split = upsweep::partition(static_cast<const std::uint8_t*>(in.data()), out.data(), n, at_least_two{});
+  EXPECT_GT(split, std::int64_t{1} << 31);
+  const auto host_in = in.download();
+  const auto host_out = out.download(n + guard_items);
+  std::int64_t kept = 0, rejected = 0, mismatch = -1;
+  for (std::int64_t i = 0; i < n && mismatch < 0; ++i) {
+    const std::int64_t place = at_least_two{}(host_in[i]) ? kept++ : split + rejected++;
+    if (place >= n || host_out[place] != host_in[i]) mismatch = place;
+  }
+  ASSERT_EQ(mismatch, -1) << "first mismatch at output index " << mismatch;
+  ASSERT_EQ(kept, split);
+  for (std::int64_t j = n; j < n + guard_items; ++j) ASSERT_EQ(host_out[j], poison_byte) << "written past the end at " << j;
 }
 
 // CUB keeps the selected side in order and reverses the rejected side: the same items otherwise.

@@ -192,7 +192,6 @@ TEST_F(DeviceSelect, RunsOnANonBlockingStream) {
   CUDA_OK(cudaStreamDestroy(stream));
 }
 
-// Capture proves the core call neither allocates nor synchronises.
 TEST_F(DeviceSelect, CoreCallIsCapturedInACudaGraphAndReplays) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -204,26 +203,20 @@ TEST_F(DeviceSelect, CoreCallIsCapturedInACudaGraphAndReplays) {
   std::size_t bytes = 0;
   CUDA_OK(upsweep::select_if(nullptr, bytes, static_cast<const int*>(in.data()), out.data(), count.data(), n, is_marked{}));
   device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
-  cudaStream_t stream;
-  CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  CUDA_OK(upsweep::select_if(temp.data(), bytes, static_cast<const int*>(in.data()), out.data(), count.data(), n,
-                             is_marked{}, stream));
-  CUDA_OK(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec;
-  CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-  for (int replay = 0; replay < 2; ++replay) {
-    CUDA_OK(poison(out.data(), n, -1, stream));
-    CUDA_OK(poison<std::int64_t>(count.data(), 1, -1, stream));
-    CUDA_OK(cudaGraphLaunch(exec, stream));
-    CUDA_OK(cudaStreamSynchronize(stream));
-    ASSERT_EQ(count.download()[0], static_cast<std::int64_t>(expected.size()));
-    expect_same_bytes(out.download(count.download()[0]).data(), expected.data(), count.download()[0], "replay");
-  }
-  CUDA_OK(cudaGraphExecDestroy(exec));
-  CUDA_OK(cudaGraphDestroy(graph));
-  CUDA_OK(cudaStreamDestroy(stream));
+  expect_graph_replays(
+      [&](cudaStream_t stream) {
+        return upsweep::select_if(temp.data(), bytes, static_cast<const int*>(in.data()), out.data(), count.data(), n,
+                                  is_marked{}, stream);
+      },
+      [&](cudaStream_t stream) {
+        CUDA_OK(poison(out.data(), n, -1, stream));
+        CUDA_OK(poison<std::int64_t>(count.data(), 1, -1, stream));
+      },
+      [&] {
+        ASSERT_EQ(count.download()[0], static_cast<std::int64_t>(expected.size()));
+        expect_same_bytes(out.download(count.download()[0]).data(), expected.data(), count.download()[0], "replay");
+      },
+      cudaStreamCaptureModeGlobal);
 }
 
 TEST_F(DeviceSelect, ConvenienceFormsReturnTheCountAndThrowOnBadArguments) {

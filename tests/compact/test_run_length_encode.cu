@@ -298,33 +298,25 @@ TEST_F(DeviceRunLengthEncode, CoreCallIsCapturedInACudaGraphOnANonBlockingStream
   const auto host_in = runs_of_shape<std::int64_t>(n, run_shape::short_runs, 4096, seed);
   const encoded<std::int64_t> want = encode_on_host(host_in);
   device_buffer<std::int64_t> in(host_in), values(n), lengths(n), count(1);
-  cudaStream_t stream = nullptr;
-  CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   std::size_t bytes = 0;
   CUDA_OK(upsweep::run_length_encode(nullptr, bytes, static_cast<const std::int64_t*>(in.data()), values.data(),
-                                     lengths.data(), count.data(), n, stream));
+                                     lengths.data(), count.data(), n));
   device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
-  cudaGraph_t graph = nullptr;
-  CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  CUDA_OK(upsweep::run_length_encode(temp.data(), bytes, static_cast<const std::int64_t*>(in.data()), values.data(),
-                                     lengths.data(), count.data(), n, stream));
-  CUDA_OK(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec = nullptr;
-  CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-  for (int replay = 0; replay < 2; ++replay) {
-    SCOPED_TRACE("replay " + std::to_string(replay));
-    CUDA_OK(cudaMemsetAsync(values.data(), poison_byte, n * sizeof(std::int64_t), stream));
-    CUDA_OK(cudaMemsetAsync(lengths.data(), poison_byte, n * sizeof(std::int64_t), stream));
-    CUDA_OK(cudaGraphLaunch(exec, stream));
-    CUDA_OK(cudaStreamSynchronize(stream));
-    const auto runs = static_cast<std::int64_t>(want.values.size());
-    ASSERT_EQ(count.download()[0], runs);
-    EXPECT_EQ(values.download(runs), want.values);
-    EXPECT_EQ(lengths.download(runs), want.lengths);
-  }
-  CUDA_OK(cudaGraphExecDestroy(exec));
-  CUDA_OK(cudaGraphDestroy(graph));
-  CUDA_OK(cudaStreamDestroy(stream));
+  expect_graph_replays(
+      [&](cudaStream_t stream) {
+        return upsweep::run_length_encode(temp.data(), bytes, static_cast<const std::int64_t*>(in.data()),
+                                          values.data(), lengths.data(), count.data(), n, stream);
+      },
+      [&](cudaStream_t stream) {
+        CUDA_OK(cudaMemsetAsync(values.data(), poison_byte, n * sizeof(std::int64_t), stream));
+        CUDA_OK(cudaMemsetAsync(lengths.data(), poison_byte, n * sizeof(std::int64_t), stream));
+      },
+      [&] {
+        const auto runs = static_cast<std::int64_t>(want.values.size());
+        ASSERT_EQ(count.download()[0], runs);
+        EXPECT_EQ(values.download(runs), want.values);
+        EXPECT_EQ(lengths.download(runs), want.lengths);
+      });
 }
 
 // Past 2^31 items with more than 2^31 runs: run numbers, tile ids, head positions and the

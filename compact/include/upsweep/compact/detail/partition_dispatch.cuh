@@ -1,5 +1,8 @@
-// Host dispatch of the stable partition: the select kernel in partition mode, then the reversal
-// of the rejected tail, both on the caller's stream. No allocation, no synchronisation.
+// Host dispatch of the stable partition, on the caller's stream, no allocation, no
+// synchronisation. Inputs whose tiles fit in one wave take one pass: every tile is resident, so
+// each can wait for the last tile's count (the split point) and write its rejected items in order
+// straight away. Larger inputs take two kernels: the select kernel writes the rejected items to the
+// back in reverse order, then the reversal of that tail.
 #pragma once
 
 #include <upsweep/compact/detail/partition_kernels.cuh>
@@ -17,18 +20,23 @@
 
 namespace upsweep::detail {
 
-template <class Policy, class InputIt, class OutputIt, class Pred>
-cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
-                               std::int64_t* d_num_selected, std::int64_t num_items, Pred pred, cudaStream_t stream) {
-  // Rejected items go to the back, over input later tiles have not loaded yet.
-  if constexpr (cuda::std::is_pointer_v<InputIt> && cuda::std::is_pointer_v<OutputIt>) {
-    if (num_items > 0 && static_cast<const void*>(d_in) == static_cast<const void*>(d_out)) return cudaErrorInvalidValue;
-  }
-  UPSWEEP_CUDA_RETURN((dispatch_select<Policy, select_output::partitioned>(
-      d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, predicate_flags<Pred>{pred},
-      stream)));
-  if (d_temp_storage == nullptr || num_items < 2) return cudaSuccess;
-  // The split point is on the device; size the grid for the most pairs there can be.
+// Whether a block per tile of the one-pass kernel can all be resident at once (capped by the
+// policy's persistent grid limit when positive: tests take the two-kernel path at small sizes).
+template <class Policy, class InputIt, class OutputIt, class Source>
+cudaError_t partition_fits_one_wave(std::int64_t num_items, bool& fits) {
+  constexpr auto kernel =
+      select_kernel<Policy, select_output::partitioned_in_order, InputIt, OutputIt, Source, count_tile_state>;
+  int resident = 0;
+  UPSWEEP_CUDA_RETURN((persistent_grid<kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
+  fits = ceil_div<std::int64_t>(num_items, Policy::tile_items) <= resident;
+  return cudaSuccess;
+}
+
+// Second kernel of the two-kernel partition: [split, num_items) reversed in place. The split
+// point is on the device; the grid is sized for the most pairs there can be.
+template <class OutputIt>
+cudaError_t reverse_rejected_tail(OutputIt d_out, const std::int64_t* d_num_selected, std::int64_t num_items,
+                                  cudaStream_t stream) {
   int device = 0, sms = 0;
   UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
   UPSWEEP_CUDA_RETURN(sm_count(device, sms));  // cached per device
@@ -37,6 +45,37 @@ cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_b
   const unsigned grid = static_cast<unsigned>(wanted < resident ? wanted : resident);
   reverse_rejected_kernel<<<grid, reverse_block_threads, 0, stream>>>(d_out, d_num_selected, num_items);
   return cudaGetLastError();
+}
+
+template <class Policy, class InputIt, class OutputIt, class Pred>
+cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
+                               std::int64_t* d_num_selected, std::int64_t num_items, Pred pred, cudaStream_t stream) {
+  // Rejected items go past the split point, over input other tiles may not have loaded yet.
+  if constexpr (cuda::std::is_pointer_v<InputIt> && cuda::std::is_pointer_v<OutputIt>) {
+    if (num_items > 0 && static_cast<const void*>(d_in) == static_cast<const void*>(d_out)) return cudaErrorInvalidValue;
+  }
+  using source_t = predicate_flags<Pred>;
+  // Both forms take the same temporary storage (the tile state), so the size query needs no choice.
+  if (d_temp_storage != nullptr && num_items > 0) {
+    // Bad arguments are refused before the occupancy query, as before any other CUDA call.
+    void* state_storage = nullptr;
+    UPSWEEP_CUDA_RETURN((prepare_select<Policy, select_output::partitioned_in_order>(
+        d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, state_storage)));
+    bool one_wave = false;
+    UPSWEEP_CUDA_RETURN((partition_fits_one_wave<Policy, InputIt, OutputIt, source_t>(num_items, one_wave)));
+    if (one_wave) {
+      const cudaError_t status = dispatch_select<Policy, select_output::partitioned_in_order>(
+          d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, source_t{pred}, stream);
+      if (status != cudaErrorCooperativeLaunchTooLarge) return status;
+      // Refused: fewer blocks fit than the occupancy query said (the GPU is partitioned, say). The
+      // refusal is no fault of the stream's; clear it and take two kernels.
+      (void)cudaGetLastError();
+    }
+  }
+  UPSWEEP_CUDA_RETURN((dispatch_select<Policy, select_output::partitioned>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, source_t{pred}, stream)));
+  if (d_temp_storage == nullptr || num_items < 2) return cudaSuccess;
+  return reverse_rejected_tail(d_out, d_num_selected, num_items, stream);
 }
 
 }  // namespace upsweep::detail

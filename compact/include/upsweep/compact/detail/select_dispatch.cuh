@@ -1,5 +1,5 @@
-// Host dispatch of select, count and partition's first pass: temporary storage sizing (the
-// tile state), clearing it, and the launch. No allocation, no synchronisation.
+// Host dispatch of select, count and partition's kernel: temporary storage sizing (the tile
+// state), clearing it, and the launch. No allocation, no synchronisation.
 #pragma once
 
 #include <upsweep/compact/detail/select_kernels.cuh>
@@ -7,6 +7,7 @@
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
+#include <upsweep/util/cooperative_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
@@ -45,10 +46,11 @@ constexpr std::size_t select_state_bytes(std::int64_t num_items) {
   return count_tile_state::bytes(ceil_div<std::int64_t>(num_items, Policy::tile_items));
 }
 
-template <class Policy, select_output Output, class InputIt, class OutputIt, class Source>
-cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
-                            std::int64_t* d_num_selected, std::int64_t num_items, Source source,
-                            cudaStream_t stream) {
+// The size query (d_temp_storage == nullptr writes temp_storage_bytes alone) and the checks of a
+// real call's arguments, all before any CUDA call; `state_storage` gets the tile state's bytes.
+template <class Policy, select_output Output, class InputIt, class OutputIt>
+cudaError_t prepare_select(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
+                           std::int64_t* d_num_selected, std::int64_t num_items, void*& state_storage) {
   using item_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   static_assert(cuda::std::is_trivially_copyable_v<item_t>, "items must be trivially copyable");
   static_assert(sizeof(item_t) >= 1 && sizeof(item_t) <= 16, "items of 1 to 16 bytes");
@@ -57,6 +59,7 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   void* allocations[1] = {};
   const std::size_t sizes[1] = {select_state_bytes<Policy>(num_items)};
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
+  state_storage = allocations[0];
   if (d_temp_storage == nullptr) return cudaSuccess;
   if (d_num_selected == nullptr) return cudaErrorInvalidValue;
   if (num_items > 0 && is_null(d_in)) return cudaErrorInvalidValue;
@@ -64,10 +67,22 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
     if (num_items > 0 && is_null(d_out)) return cudaErrorInvalidValue;
     // Survivors may go in place (each lands at or before its own index); partition's rejected
     // tail lands past it, so its output may not touch the input at all.
-    const bool bad_overlap = Output == select_output::partitioned ? ranges_overlap(d_in, d_out, num_items)
-                                                                   : ranges_overlap_partly(d_in, d_out, num_items);
+    const bool bad_overlap = is_partition(Output) ? ranges_overlap(d_in, d_out, num_items)
+                                                  : ranges_overlap_partly(d_in, d_out, num_items);
     if (bad_overlap) return cudaErrorInvalidValue;
   }
+  return cudaSuccess;
+}
+
+template <class Policy, select_output Output, class InputIt, class OutputIt, class Source>
+cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
+                            std::int64_t* d_num_selected, std::int64_t num_items, Source source,
+                            cudaStream_t stream) {
+  using item_t = typename cuda::std::iterator_traits<InputIt>::value_type;
+  void* state_storage = nullptr;
+  UPSWEEP_CUDA_RETURN((prepare_select<Policy, Output>(d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected,
+                                                      num_items, state_storage)));
+  if (d_temp_storage == nullptr) return cudaSuccess;
   // No tile writes the count when there is none; the memset keeps n = 0 graph-capturable too.
   if (num_items == 0) return cudaMemsetAsync(d_num_selected, 0, sizeof(std::int64_t), stream);
 
@@ -76,9 +91,14 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
   bool ordered = false;
   if constexpr (Output == select_output::survivors) ordered = output_may_alias_input(d_in, d_out, num_items);
-  UPSWEEP_CUDA_RETURN(count_tile_state::initialize(allocations[0], num_tiles, stream));
-  const count_tile_state state(allocations[0], ordered);
-  if constexpr (Policy::schedule == tile_schedule::reduce_ahead && cuda::std::is_pointer_v<InputIt>) {
+  UPSWEEP_CUDA_RETURN(count_tile_state::initialize(state_storage, num_tiles, stream));
+  const count_tile_state state(state_storage, ordered);
+  if constexpr (Output == select_output::partitioned_in_order) {
+    // A block per tile, all resident (partition_fits_one_wave); refused when they would not be.
+    return launch_cooperative(select_kernel<Policy, Output, InputIt, OutputIt, Source, count_tile_state>, grid,
+                              Policy::block_threads, stream, d_in, d_out, d_num_selected, num_items, num_tiles, source,
+                              state);
+  } else if constexpr (Policy::schedule == tile_schedule::reduce_ahead && cuda::std::is_pointer_v<InputIt>) {
     // Stencil flags would need a third tile buffer: those keep a block per tile.
     using flag_buffer_t = typename flag_value<Source, Policy::block_threads, Policy::items_per_thread>::buffer;
     if constexpr (prefetchable_v<item_t, Policy::items_per_thread> &&

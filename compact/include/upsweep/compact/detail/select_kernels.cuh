@@ -1,8 +1,8 @@
-// Select kernel: one tile routine serves select_if, select_flagged, remove_if, count_if and the
-// first pass of partition. A tile loads its items, flags them, counts the survivors before each
-// item across the grid (block scan whose prefix callback does the decoupled look-back, Merrill
-// and Garland 2016), packs them in output order in shared memory and writes them as contiguous
-// runs: one pass over the input.
+// Select kernel: one tile routine serves select_if, select_flagged, remove_if, count_if, the
+// first pass of partition and partition in one pass (inputs of one wave). A tile loads its
+// items, flags them, counts the survivors before each item across the grid (block scan whose
+// prefix callback does the decoupled look-back, Merrill and Garland 2016), packs them in output
+// order in shared memory and writes them as contiguous runs: one pass over the input.
 #pragma once
 
 #include <upsweep/scan/block_load_store.cuh>
@@ -27,7 +27,14 @@ enum class select_output {
   survivors,    // selected items to out[0, count), in input order
   count_only,   // nothing but the count
   partitioned,  // selected to the front in input order, rejected to the back in reverse order
+  // Selected to the front, rejected after them, both in input order. Every tile waits for the
+  // last tile's count (the split point), so every block must be resident: a cooperative launch.
+  partitioned_in_order,
 };
+
+__host__ __device__ constexpr bool is_partition(select_output output) {
+  return output == select_output::partitioned || output == select_output::partitioned_in_order;
+}
 
 // Where the keep flags come from: a predicate on the item, or a stencil array beside the input.
 template <class Pred>
@@ -68,6 +75,12 @@ struct negated {
   }
 };
 
+// What a tile learns from the look-back, handed from warp 0 to the block in shared memory.
+struct tile_bases {
+  count_t kept_first;  // survivors before the tile
+  count_t split;       // partitioned_in_order: survivors of the whole input
+};
+
 template <class Policy, class T, class FlagBuffer>
 struct select_tile_storage {
   // Two buffers, not a union: each load is warp-private, but a warp's slice of the item buffer
@@ -79,7 +92,7 @@ struct select_tile_storage {
   } exchange;
   typename block_scan<int, Policy::block_threads>::storage scan;
   long long tile_idx;
-  count_t kept_first;  // survivors before the tile, from the look-back
+  tile_bases bases;
 };
 
 // Position of a thread's i-th item inside its tile (blocked arrangement).
@@ -134,16 +147,31 @@ __device__ __forceinline__ void flag_items(run_head_flags<T>& source, long long 
   mark_run_heads(source.d_items, tile_first, items_in_tile<Policy>(valid), items, keep);
 }
 
+// The split point of a one-pass partition: the survivors of the whole input, which is the last
+// tile's inclusive count. `inclusive` is this tile's own; the last tile has the answer at once,
+// the others poll (every tile is resident, so the last one's count always comes).
+template <int DelayNs, class State>
+__device__ __forceinline__ count_t survivors_in_all_tiles(const State& state, long long tile_idx, long long num_tiles,
+                                                          count_t inclusive) {
+  if (tile_idx == num_tiles - 1) return inclusive;
+  typename State::value_type count = 0;
+  while (state.read(num_tiles - 1, count) != tile_status::inclusive) {
+    if constexpr (DelayNs > 0) __nanosleep(DelayNs);
+  }
+  return static_cast<count_t>(count);
+}
+
 // block_scan prefix callback that keeps the block scan in 32 bits: a tile's counts fit an int,
 // only its base may need 64. Publishes the tile's count to the tile state (count_tile_state's
 // 62-bit counts), looks back, and leaves the base in shared memory (read after the block scan's
 // barrier); the tile-local scan gets no prefix. Published: the tile's count went out earlier
-// (reduce-ahead), so it only looks back.
-template <class State, int DelayNs, int SettleNs, bool Published = false>
+// (reduce-ahead), so it only looks back. FindsSplit: it also waits for the split point.
+template <class State, int DelayNs, int SettleNs, bool Published = false, bool FindsSplit = false>
 struct tile_base_look_back {
   const State& state;
   long long tile_idx;
-  count_t& kept_first;
+  long long num_tiles;
+  tile_bases& bases;
 
   __device__ maybe<int> operator()(const int& tile_kept) {
     using value_t = typename State::value_type;
@@ -157,7 +185,11 @@ struct tile_base_look_back {
       look_back_prefix<value_t, State, plus_t, DelayNs, false, SettleNs> prefix{state, tile_idx, plus_t{}, none_before};
       base = prefix(static_cast<value_t>(tile_kept));
     }
-    if (detail::lane_id() == 0) kept_first = static_cast<count_t>(base.value);
+    if (detail::lane_id() == 0) {
+      bases.kept_first = static_cast<count_t>(base.value);
+      if constexpr (FindsSplit)
+        bases.split = survivors_in_all_tiles<DelayNs>(state, tile_idx, num_tiles, bases.kept_first + tile_kept);
+    }
     return {0, true};
   }
 };
@@ -172,34 +204,44 @@ __device__ __forceinline__ int count_kept(const bool (&keep)[IPT]) {
 }
 
 // Survivors of the tile before this thread's first item; returns the tile's survivors. The
-// survivors before the tile go to `kept_first` through the block scan's prefix callback, which
+// survivors before the tile go to `bases` through the block scan's prefix callback, which
 // publishes the count (unless Published) and looks back at the predecessors' (count_tile_state:
-// release on publish and acquire on read only when the output may alias the input).
-template <class Policy, int IPT, class State, bool Published = false>
-__device__ __forceinline__ int count_survivors_before(long long tile_idx, const bool (&keep)[IPT], int& thread_first,
-                                                      const State& state, count_t& kept_first,
+// release on publish and acquire on read only when the output may alias the input); in
+// partitioned_in_order mode the split point goes there too.
+template <class Policy, select_output Output, int IPT, class State, bool Published = false>
+__device__ __forceinline__ int count_survivors_before(long long tile_idx, long long num_tiles, const bool (&keep)[IPT],
+                                                      int& thread_first, const State& state, tile_bases& bases,
                                                       typename block_scan<int, Policy::block_threads>::storage& s) {
   int counts[1] = {count_kept(keep)};
-  tile_base_look_back<State, Policy::look_back_delay_ns, Policy::look_back_settle_ns, Published> prefix{state, tile_idx,
-                                                                                                     kept_first};
+  tile_base_look_back<State, Policy::look_back_delay_ns, Policy::look_back_settle_ns, Published,
+                      Output == select_output::partitioned_in_order>
+      prefix{state, tile_idx, num_tiles, bases};
   const int tile_kept = block_scan<int, Policy::block_threads>(s).exclusive_scan(counts, cuda::std::plus<int>{}, prefix);
   thread_first = counts[0];
   return tile_kept;
 }
 
-// Where a tile's output goes: its kept items to [kept_first, kept_first + kept), and in
-// partition mode its rejected ones, reversed, to the back. A rejected item preceded by r rejected
-// ones in the whole input lands at num_items - 1 - r.
+// Where a tile's output goes: its kept items to [kept_first, kept_first + kept), and in the
+// partition modes its rejected ones after the split point. A rejected item preceded by r rejected
+// ones in the whole input lands at num_items - 1 - r (partitioned, reversed) or split + r
+// (partitioned_in_order).
 struct tile_output {
   long long kept_first;
   int kept;
   int items;  // valid items of the tile
 };
 
+// The staging slot of the tile's rejected item preceded by `rejected` others in the tile: from
+// the back (reversed) or right after the kept items (in order).
+template <select_output Output>
+__device__ __forceinline__ int rejected_slot(const tile_output& tile, int rejected) {
+  return Output == select_output::partitioned ? tile.items - 1 - rejected : tile.kept + rejected;
+}
+
 // Packs the tile's output into shared memory in output order: kept items at [0, kept), and in
-// partition mode the rejected ones from the back, so slot j >= kept holds the (items - 1 - j)-th
-// rejected item of the tile. Scattering in shared memory turns the global writes below into
-// contiguous runs; written straight from registers, every item was its own scattered store.
+// the partition modes the rejected ones in slots [kept, items) (rejected_slot). Scattering in
+// shared memory turns the global writes below into contiguous runs; written straight from
+// registers, every item was its own scattered store.
 template <select_output Output, int IPT, class T>
 __device__ __forceinline__ void stage_survivors(const tile_output& tile, const T (&items)[IPT], const bool (&keep)[IPT],
                                                 int thread_first, T* staging) {
@@ -208,24 +250,33 @@ __device__ __forceinline__ void stage_survivors(const tile_output& tile, const T
   for (int i = 0; i < IPT; ++i) {
     if (keep[i]) {
       staging[kept_before++] = items[i];
-    } else if constexpr (Output == select_output::partitioned) {
+    } else if constexpr (is_partition(Output)) {
       const int index = item_in_tile<IPT>(i);
-      if (index < tile.items) staging[tile.items - 1 - (index - kept_before)] = items[i];
+      if (index < tile.items) staging[rejected_slot<Output>(tile, index - kept_before)] = items[i];
     }
   }
 }
 
-// Writes the staged tile: slot j < kept to kept_first + j; in partition mode slot j >= kept
-// (rejected item items - 1 - j of the tile) to num_items - 1 - (rejected before the tile) -
-// (items - 1 - j), which rises with j, so both runs are contiguous and ascending.
-// Unrolled to the tile's size, so that a thread's shared loads and global stores issue back to
-// back; survivors alone go through one base iterator with int offsets.
+// Where the staged slot j >= kept goes, minus j. Reversed: slot j holds rejected item items - 1 - j
+// of the tile, bound for num_items - 1 - (rejected before the tile) - (items - 1 - j). In order:
+// slot j holds rejected item j - kept, bound for split + (rejected before the tile) + j - kept.
+// Either rises with j, so both runs are contiguous and ascending.
+template <select_output Output>
+__device__ __forceinline__ long long rejected_base(const tile_output& tile, long long tile_first, long long num_items,
+                                                   long long split) {
+  const long long rejected_before_tile = tile_first - tile.kept_first;
+  if constexpr (Output == select_output::partitioned) return num_items - rejected_before_tile - tile.items;
+  return split + rejected_before_tile - tile.kept;
+}
+
+// Writes the staged tile: slot j < kept to kept_first + j, in the partition modes slot j >= kept
+// to rejected_base + j. Unrolled to the tile's size, so that a thread's shared loads and global
+// stores issue back to back; survivors alone go through one base iterator with int offsets.
 template <class Policy, select_output Output, class T, class OutputIt>
 __device__ __forceinline__ void write_staged(const tile_output& tile, long long tile_first, long long num_items,
-                                             const T* staging, OutputIt d_out) {
-  if constexpr (Output == select_output::partitioned) {
-    const long long rejected_before_tile = tile_first - tile.kept_first;
-    const long long rejected_base = num_items - rejected_before_tile - tile.items;
+                                             long long split, const T* staging, OutputIt d_out) {
+  if constexpr (is_partition(Output)) {
+    const long long rejected_base = detail::rejected_base<Output>(tile, tile_first, num_items, split);
 #pragma unroll
     for (int k = 0; k < Policy::items_per_thread; ++k) {
       const int j = k * Policy::block_threads + static_cast<int>(threadIdx.x);
@@ -243,14 +294,14 @@ __device__ __forceinline__ void write_staged(const tile_output& tile, long long 
 
 
 // After the block scan: the count (last tile) and the tile's output, staged through `staging`
-// (the tile's item buffer, free once the scan's barriers have passed). kept_first was published
+// (the tile's item buffer, free once the scan's barriers have passed). The bases were published
 // by the scan's last barrier; items past the end were flagged 0.
 template <class Policy, select_output Output, class T, int IPT, class OutputIt>
 __device__ __forceinline__ void write_tile_output(long long tile_idx, long long num_tiles, long long num_items,
                                                   const T (&items)[IPT], const bool (&keep)[IPT], int kept,
-                                                  int thread_first, const count_t& kept_first_shared, OutputIt d_out,
+                                                  int thread_first, const tile_bases& bases, OutputIt d_out,
                                                   count_t* d_num_selected, T* staging) {
-  const count_t kept_first = kept_first_shared;
+  const count_t kept_first = bases.kept_first;
   if (tile_idx == num_tiles - 1 && threadIdx.x == 0) *d_num_selected = kept_first + kept;
   if constexpr (Output != select_output::count_only) {
     const long long tile_first = tile_idx * Policy::tile_items;
@@ -258,7 +309,8 @@ __device__ __forceinline__ void write_tile_output(long long tile_idx, long long 
     const tile_output tile{kept_first, kept, static_cast<int>(valid < Policy::tile_items ? valid : Policy::tile_items)};
     stage_survivors<Output>(tile, items, keep, thread_first, staging);
     __syncthreads();
-    write_staged<Policy, Output>(tile, tile_first, num_items, staging, d_out);
+    const long long split = Output == select_output::partitioned_in_order ? bases.split : 0;
+    write_staged<Policy, Output>(tile, tile_first, num_items, split, staging, d_out);
     // The next tile's claim and barrier come before anything overwrites the staging area.
   }
 }
@@ -289,9 +341,10 @@ __device__ __forceinline__ void select_tile(long long tile_idx, long long num_ti
   int thread_first;
   load_tile<Policy::io, Policy::block_threads, ipt>(d_in + tile_first, valid, items, s.exchange.items);
   flag_items<Policy>(source, tile_first, valid, items, keep, s);
-  const int kept = count_survivors_before<Policy>(tile_idx, keep, thread_first, state, s.kept_first, s.scan);
-  write_tile_output<Policy, Output>(tile_idx, num_tiles, num_items, items, keep, kept, thread_first, s.kept_first,
-                                    d_out, d_num_selected, s.exchange.items.items);
+  const int kept =
+      count_survivors_before<Policy, Output>(tile_idx, num_tiles, keep, thread_first, state, s.bases, s.scan);
+  write_tile_output<Policy, Output>(tile_idx, num_tiles, num_items, items, keep, kept, thread_first, s.bases, d_out,
+                                    d_num_selected, s.exchange.items.items);
 }
 
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source, class State>
@@ -324,7 +377,7 @@ struct select_reduce_ahead_storage {
   typename block_scan<int, Policy::block_threads>::storage scan;
   typename block_reduce<int, Policy::block_threads>::storage reduce;
   long long claim;
-  count_t kept_first;
+  tile_bases bases;
 };
 
 // The items of `tile` in blocked registers: from its copy when full (copied by this block), else
@@ -386,6 +439,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     select_reduce_ahead_kernel(const T* d_in, OutputIt d_out, count_t* d_num_selected, long long num_items,
                                long long num_tiles, Source source, State state) {
   static_assert(State::orders_memory, "in-place select needs a tile state that can order memory");
+  static_assert(Output != select_output::partitioned_in_order, "a one-pass partition needs a block per tile");
   constexpr int ipt = Policy::items_per_thread;
   using buffer_t = tile_exchange_storage<T, Policy::block_threads, ipt>;
   __shared__ select_reduce_ahead_storage<Policy, T,
@@ -408,9 +462,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     int thread_first;
     tile_items_of<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
     flag_items<Policy>(source, tile_first, num_items - tile_first, items, keep, s);
-    const int kept =
-        count_survivors_before<Policy, ipt, State, true>(tile, keep, thread_first, state, s.kept_first, s.scan);
-    write_tile_output<Policy, Output>(tile, num_tiles, num_items, items, keep, kept, thread_first, s.kept_first, d_out,
+    const int kept = count_survivors_before<Policy, Output, ipt, State, true>(tile, num_tiles, keep, thread_first,
+                                                                              state, s.bases, s.scan);
+    write_tile_output<Policy, Output>(tile, num_tiles, num_items, items, keep, kept, thread_first, s.bases, d_out,
                                       d_num_selected, buffer.items);
   };
   reduce_ahead_tiles(num_tiles, state, s.claim, s.stages, ahead, behind);

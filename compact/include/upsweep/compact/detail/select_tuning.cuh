@@ -27,7 +27,8 @@ struct select_policy {
   // iteration earlier (select_reduce_ahead_kernel), as the scan does; needs a 16-byte aligned
   // pointer input and blocks that take several tiles, else a block per tile.
   static constexpr tile_schedule schedule = Schedule;
-  // Reduce-ahead's grid: the resident blocks, or at most this many when positive (tests).
+  // Reduce-ahead's grid: the resident blocks, or at most this many when positive (tests); the
+  // same cap decides whether a partition's tiles fit in one wave (partition_fits_one_wave).
   static constexpr int persistent_grid_limit = PersistentGridLimit;
   static_assert(BlockThreads % detail::warp_threads == 0, "whole warps only");
   static_assert(BlockThreads <= 1024, "at most 1024 threads per block");
