@@ -122,8 +122,8 @@ TEST_F(DevicePartition, TwoKernelFormMatchesStablePartitionAtSmallSizes) {
   expect_partitions_match_stable_partition<two_block_wave>(compact_sizes(two_block_wave::tile_items));
 }
 
-// Tiles of 64 items: thousands of resident tiles in one pass, each waiting for the last one's
-// count, their look-backs crossing many 32-tile windows.
+// Tiles of 64 items: thousands of resident tiles in one pass, meeting at one grid barrier, each
+// summing thousands of tile counts.
 TEST_F(DevicePartition, OnePassOverThousandsOfSmallTilesMatchesStablePartition) {
   using small_tiles = select_policy<32, 2, tile_io::transpose, 0, 1>;
   expect_partitions_match_stable_partition<small_tiles>(

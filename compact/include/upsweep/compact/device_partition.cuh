@@ -1,8 +1,8 @@
 // Device layer: stable partition. Selected items first, rejected after them, both in input order
 // (CUB reverses the rejected tail). A rejected item's place depends on the selected count of the
 // whole input. Inputs whose tiles fit in one wave of resident blocks (about 3 million 4-byte
-// items on an H100) take one pass: n reads and n writes, each tile waiting for the last tile's
-// count. Larger ones take two kernels: the select kernel writes the rejected items to the back in
+// items on an H100) take one pass: n reads and n writes, every tile's count shared at a grid
+// barrier. Larger ones take two kernels: the select kernel writes the rejected items to the back in
 // reverse order in its single pass over the input, then a second kernel reverses that tail in
 // place, 2 * (number rejected) more, no temporary copy of the items. Not in place: d_out must not
 // overlap d_in (equal pointers are cudaErrorInvalidValue). The split point (the selected count)

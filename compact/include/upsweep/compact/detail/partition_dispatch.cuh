@@ -1,13 +1,15 @@
 // Host dispatch of the stable partition, on the caller's stream, no allocation, no
-// synchronisation. Inputs whose tiles fit in one wave take one pass: every tile is resident, so
-// each can wait for the last tile's count (the split point) and write its rejected items in order
-// straight away. Larger inputs take two kernels: the select kernel writes the rejected items to the
-// back in reverse order, then the reversal of that tail.
+// synchronisation. Inputs whose tiles fit in one wave take one pass (partition_one_wave_kernel):
+// every tile is resident, so after a grid barrier each knows the split point and writes its
+// rejected items in order straight away. Larger inputs take two kernels: the select kernel writes
+// the rejected items to the back in reverse order, then the reversal of that tail.
 #pragma once
 
 #include <upsweep/compact/detail/partition_kernels.cuh>
+#include <upsweep/compact/detail/partition_one_wave_kernel.cuh>
 #include <upsweep/compact/detail/select_dispatch.cuh>
 #include <upsweep/util/arch.cuh>
+#include <upsweep/util/cooperative_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
 
@@ -20,16 +22,35 @@
 
 namespace upsweep::detail {
 
+template <class Policy, class InputIt, class OutputIt, class Pred>
+inline constexpr auto partition_one_wave = partition_one_wave_kernel<Policy, InputIt, OutputIt, Pred>;
+
 // Whether a block per tile of the one-pass kernel can all be resident at once (capped by the
 // policy's persistent grid limit when positive: tests take the two-kernel path at small sizes).
-template <class Policy, class InputIt, class OutputIt, class Source>
+template <class Policy, class InputIt, class OutputIt, class Pred>
 cudaError_t partition_fits_one_wave(std::int64_t num_items, bool& fits) {
-  constexpr auto kernel =
-      select_kernel<Policy, select_output::partitioned_in_order, InputIt, OutputIt, Source, count_tile_state>;
   int resident = 0;
-  UPSWEEP_CUDA_RETURN((persistent_grid<kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
+  UPSWEEP_CUDA_RETURN((persistent_grid<partition_one_wave<Policy, InputIt, OutputIt, Pred>, Policy::block_threads>(
+      Policy::persistent_grid_limit, resident)));
   fits = ceil_div<std::int64_t>(num_items, Policy::tile_items) <= resident;
   return cudaSuccess;
+}
+
+// The one-pass partition: a block per tile, their counts in the temporary storage (nothing to
+// clear: each block writes its own before the barrier, and all read after it). One block is an
+// ordinary launch; more are cooperative, refused rather than run when they would not all fit.
+template <class Policy, class InputIt, class OutputIt, class Pred>
+cudaError_t launch_partition_one_wave(void* tile_counts, InputIt d_in, OutputIt d_out, std::int64_t* d_num_selected,
+                                      std::int64_t num_items, Pred pred, cudaStream_t stream) {
+  constexpr auto kernel = partition_one_wave<Policy, InputIt, OutputIt, Pred>;
+  const auto grid = static_cast<unsigned>(ceil_div<std::int64_t>(num_items, Policy::tile_items));
+  auto* counts = static_cast<int*>(tile_counts);
+  if (grid == 1) {
+    kernel<<<1, Policy::block_threads, 0, stream>>>(d_in, d_out, d_num_selected, num_items, counts, pred);
+    return cudaGetLastError();
+  }
+  return launch_cooperative(kernel, grid, Policy::block_threads, stream, d_in, d_out, d_num_selected,
+                            static_cast<long long>(num_items), counts, pred);
 }
 
 // Second kernel of the two-kernel partition: [split, num_items) reversed in place. The split
@@ -55,17 +76,18 @@ cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_b
     if (num_items > 0 && static_cast<const void*>(d_in) == static_cast<const void*>(d_out)) return cudaErrorInvalidValue;
   }
   using source_t = predicate_flags<Pred>;
-  // Both forms take the same temporary storage (the tile state), so the size query needs no choice.
+  // The one pass takes the two kernels' temporary storage (the tile state's bytes hold the tile
+  // counts), so the size query needs no choice.
   if (d_temp_storage != nullptr && num_items > 0) {
     // Bad arguments are refused before the occupancy query, as before any other CUDA call.
-    void* state_storage = nullptr;
+    void* tile_counts = nullptr;
     UPSWEEP_CUDA_RETURN((prepare_select<Policy, select_output::partitioned_in_order>(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, state_storage)));
+        d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, tile_counts)));
     bool one_wave = false;
-    UPSWEEP_CUDA_RETURN((partition_fits_one_wave<Policy, InputIt, OutputIt, source_t>(num_items, one_wave)));
+    UPSWEEP_CUDA_RETURN((partition_fits_one_wave<Policy, InputIt, OutputIt, Pred>(num_items, one_wave)));
     if (one_wave) {
-      const cudaError_t status = dispatch_select<Policy, select_output::partitioned_in_order>(
-          d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, source_t{pred}, stream);
+      const cudaError_t status = launch_partition_one_wave<Policy>(tile_counts, d_in, d_out, d_num_selected,
+                                                                   num_items, pred, stream);
       if (status != cudaErrorCooperativeLaunchTooLarge) return status;
       // Refused: fewer blocks fit than the occupancy query said (the GPU is partitioned, say). The
       // refusal is no fault of the stream's; clear it and take two kernels.

@@ -1,5 +1,5 @@
-// Host dispatch of select, count and partition's kernel: temporary storage sizing (the tile
-// state), clearing it, and the launch. No allocation, no synchronisation.
+// Host dispatch of select, count and partition's first pass: temporary storage sizing (the
+// tile state), clearing it, and the launch. No allocation, no synchronisation.
 #pragma once
 
 #include <upsweep/compact/detail/select_kernels.cuh>
@@ -7,7 +7,6 @@
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
-#include <upsweep/util/cooperative_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
@@ -93,12 +92,7 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   if constexpr (Output == select_output::survivors) ordered = output_may_alias_input(d_in, d_out, num_items);
   UPSWEEP_CUDA_RETURN(count_tile_state::initialize(state_storage, num_tiles, stream));
   const count_tile_state state(state_storage, ordered);
-  if constexpr (Output == select_output::partitioned_in_order) {
-    // A block per tile, all resident (partition_fits_one_wave); refused when they would not be.
-    return launch_cooperative(select_kernel<Policy, Output, InputIt, OutputIt, Source, count_tile_state>, grid,
-                              Policy::block_threads, stream, d_in, d_out, d_num_selected, num_items, num_tiles, source,
-                              state);
-  } else if constexpr (Policy::schedule == tile_schedule::reduce_ahead && cuda::std::is_pointer_v<InputIt>) {
+  if constexpr (Policy::schedule == tile_schedule::reduce_ahead && cuda::std::is_pointer_v<InputIt>) {
     // Stencil flags would need a third tile buffer: those keep a block per tile.
     using flag_buffer_t = typename flag_value<Source, Policy::block_threads, Policy::items_per_thread>::buffer;
     if constexpr (prefetchable_v<item_t, Policy::items_per_thread> &&

@@ -1,8 +1,9 @@
-// Select kernel: one tile routine serves select_if, select_flagged, remove_if, count_if, the
-// first pass of partition and partition in one pass (inputs of one wave). A tile loads its
-// items, flags them, counts the survivors before each item across the grid (block scan whose
-// prefix callback does the decoupled look-back, Merrill and Garland 2016), packs them in output
-// order in shared memory and writes them as contiguous runs: one pass over the input.
+// Select kernel: one tile routine serves select_if, select_flagged, remove_if, count_if and the
+// first pass of partition. A tile loads its items, flags them, counts the survivors before each
+// item across the grid (block scan whose prefix callback does the decoupled look-back, Merrill
+// and Garland 2016), packs them in output order in shared memory and writes them as contiguous
+// runs: one pass over the input. Partition in one pass (partition_one_wave_kernel.cuh) shares
+// the flagging, staging and writing.
 #pragma once
 
 #include <upsweep/scan/block_load_store.cuh>
@@ -27,8 +28,8 @@ enum class select_output {
   survivors,    // selected items to out[0, count), in input order
   count_only,   // nothing but the count
   partitioned,  // selected to the front in input order, rejected to the back in reverse order
-  // Selected to the front, rejected after them, both in input order. Every tile waits for the
-  // last tile's count (the split point), so every block must be resident: a cooperative launch.
+  // Selected to the front, rejected after them, both in input order: needs the split point
+  // before any rejected item is written (partition_one_wave_kernel).
   partitioned_in_order,
 };
 
@@ -75,7 +76,7 @@ struct negated {
   }
 };
 
-// What a tile learns from the look-back, handed from warp 0 to the block in shared memory.
+// Where a tile's output starts, handed to the block in shared memory.
 struct tile_bases {
   count_t kept_first;  // survivors before the tile
   count_t split;       // partitioned_in_order: survivors of the whole input
@@ -147,31 +148,16 @@ __device__ __forceinline__ void flag_items(run_head_flags<T>& source, long long 
   mark_run_heads(source.d_items, tile_first, items_in_tile<Policy>(valid), items, keep);
 }
 
-// The split point of a one-pass partition: the survivors of the whole input, which is the last
-// tile's inclusive count. `inclusive` is this tile's own; the last tile has the answer at once,
-// the others poll (every tile is resident, so the last one's count always comes).
-template <int DelayNs, class State>
-__device__ __forceinline__ count_t survivors_in_all_tiles(const State& state, long long tile_idx, long long num_tiles,
-                                                          count_t inclusive) {
-  if (tile_idx == num_tiles - 1) return inclusive;
-  typename State::value_type count = 0;
-  while (state.read(num_tiles - 1, count) != tile_status::inclusive) {
-    if constexpr (DelayNs > 0) __nanosleep(DelayNs);
-  }
-  return static_cast<count_t>(count);
-}
-
 // block_scan prefix callback that keeps the block scan in 32 bits: a tile's counts fit an int,
 // only its base may need 64. Publishes the tile's count to the tile state (count_tile_state's
 // 62-bit counts), looks back, and leaves the base in shared memory (read after the block scan's
 // barrier); the tile-local scan gets no prefix. Published: the tile's count went out earlier
-// (reduce-ahead), so it only looks back. FindsSplit: it also waits for the split point.
-template <class State, int DelayNs, int SettleNs, bool Published = false, bool FindsSplit = false>
+// (reduce-ahead), so it only looks back.
+template <class State, int DelayNs, int SettleNs, bool Published = false>
 struct tile_base_look_back {
   const State& state;
   long long tile_idx;
-  long long num_tiles;
-  tile_bases& bases;
+  count_t& kept_first;
 
   __device__ maybe<int> operator()(const int& tile_kept) {
     using value_t = typename State::value_type;
@@ -185,11 +171,7 @@ struct tile_base_look_back {
       look_back_prefix<value_t, State, plus_t, DelayNs, false, SettleNs> prefix{state, tile_idx, plus_t{}, none_before};
       base = prefix(static_cast<value_t>(tile_kept));
     }
-    if (detail::lane_id() == 0) {
-      bases.kept_first = static_cast<count_t>(base.value);
-      if constexpr (FindsSplit)
-        bases.split = survivors_in_all_tiles<DelayNs>(state, tile_idx, num_tiles, bases.kept_first + tile_kept);
-    }
+    if (detail::lane_id() == 0) kept_first = static_cast<count_t>(base.value);
     return {0, true};
   }
 };
@@ -204,18 +186,16 @@ __device__ __forceinline__ int count_kept(const bool (&keep)[IPT]) {
 }
 
 // Survivors of the tile before this thread's first item; returns the tile's survivors. The
-// survivors before the tile go to `bases` through the block scan's prefix callback, which
+// survivors before the tile go to `kept_first` through the block scan's prefix callback, which
 // publishes the count (unless Published) and looks back at the predecessors' (count_tile_state:
-// release on publish and acquire on read only when the output may alias the input); in
-// partitioned_in_order mode the split point goes there too.
-template <class Policy, select_output Output, int IPT, class State, bool Published = false>
-__device__ __forceinline__ int count_survivors_before(long long tile_idx, long long num_tiles, const bool (&keep)[IPT],
-                                                      int& thread_first, const State& state, tile_bases& bases,
+// release on publish and acquire on read only when the output may alias the input).
+template <class Policy, int IPT, class State, bool Published = false>
+__device__ __forceinline__ int count_survivors_before(long long tile_idx, const bool (&keep)[IPT], int& thread_first,
+                                                      const State& state, count_t& kept_first,
                                                       typename block_scan<int, Policy::block_threads>::storage& s) {
   int counts[1] = {count_kept(keep)};
-  tile_base_look_back<State, Policy::look_back_delay_ns, Policy::look_back_settle_ns, Published,
-                      Output == select_output::partitioned_in_order>
-      prefix{state, tile_idx, num_tiles, bases};
+  tile_base_look_back<State, Policy::look_back_delay_ns, Policy::look_back_settle_ns, Published> prefix{state, tile_idx,
+                                                                                                     kept_first};
   const int tile_kept = block_scan<int, Policy::block_threads>(s).exclusive_scan(counts, cuda::std::plus<int>{}, prefix);
   thread_first = counts[0];
   return tile_kept;
@@ -341,8 +321,7 @@ __device__ __forceinline__ void select_tile(long long tile_idx, long long num_ti
   int thread_first;
   load_tile<Policy::io, Policy::block_threads, ipt>(d_in + tile_first, valid, items, s.exchange.items);
   flag_items<Policy>(source, tile_first, valid, items, keep, s);
-  const int kept =
-      count_survivors_before<Policy, Output>(tile_idx, num_tiles, keep, thread_first, state, s.bases, s.scan);
+  const int kept = count_survivors_before<Policy>(tile_idx, keep, thread_first, state, s.bases.kept_first, s.scan);
   write_tile_output<Policy, Output>(tile_idx, num_tiles, num_items, items, keep, kept, thread_first, s.bases, d_out,
                                     d_num_selected, s.exchange.items.items);
 }
@@ -351,6 +330,7 @@ template <class Policy, select_output Output, class InputIt, class OutputIt, cla
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     select_kernel(InputIt d_in, OutputIt d_out, count_t* d_num_selected, long long num_items, long long num_tiles,
                   Source source, State state) {
+  static_assert(Output != select_output::partitioned_in_order, "partition in order: partition_one_wave_kernel");
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   __shared__ select_tile_storage<Policy, in_t,
                                  typename flag_value<Source, Policy::block_threads, Policy::items_per_thread>::buffer>
@@ -439,7 +419,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     select_reduce_ahead_kernel(const T* d_in, OutputIt d_out, count_t* d_num_selected, long long num_items,
                                long long num_tiles, Source source, State state) {
   static_assert(State::orders_memory, "in-place select needs a tile state that can order memory");
-  static_assert(Output != select_output::partitioned_in_order, "a one-pass partition needs a block per tile");
+  static_assert(Output != select_output::partitioned_in_order, "partition in order: partition_one_wave_kernel");
   constexpr int ipt = Policy::items_per_thread;
   using buffer_t = tile_exchange_storage<T, Policy::block_threads, ipt>;
   __shared__ select_reduce_ahead_storage<Policy, T,
@@ -462,8 +442,8 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     int thread_first;
     tile_items_of<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
     flag_items<Policy>(source, tile_first, num_items - tile_first, items, keep, s);
-    const int kept = count_survivors_before<Policy, Output, ipt, State, true>(tile, num_tiles, keep, thread_first,
-                                                                              state, s.bases, s.scan);
+    const int kept =
+        count_survivors_before<Policy, ipt, State, true>(tile, keep, thread_first, state, s.bases.kept_first, s.scan);
     write_tile_output<Policy, Output>(tile, num_tiles, num_items, items, keep, kept, thread_first, s.bases, d_out,
                                       d_num_selected, buffer.items);
   };
