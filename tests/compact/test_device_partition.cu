@@ -114,12 +114,20 @@ void expect_partitions_match_stable_partition(const std::vector<std::int64_t>& s
   });
 }
 
-// A wave of two blocks: one pass up to two tiles, then the select kernel (reducing ahead on two
-// blocks) and the reversal, at sizes where the default policy would take one pass.
+// A wave of two blocks: one pass up to one block of 704 x 16 items (11264), then the select kernel
+// (reducing ahead on two blocks) and the reversal, at sizes where the default policy would take
+// one pass.
 TEST_F(DevicePartition, TwoKernelFormMatchesStablePartitionAtSmallSizes) {
   using two_block_wave = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6, 0,
                                        tile_schedule::reduce_ahead, 2>;
-  expect_partitions_match_stable_partition<two_block_wave>(compact_sizes(two_block_wave::tile_items));
+  expect_partitions_match_stable_partition<two_block_wave>(
+      {33, 11265, 3 * 4096 + 7, 65537, max_test_items(999983), max_test_items(10'000'001)});
+}
+
+// The default policy's one-pass forms on either side of their boundary: up to 11264 items in one
+// block of 704 threads, past it a block per 4096-item tile at the grid barrier.
+TEST_F(DevicePartition, OneBlockAndGridBarrierFormsMatchStablePartitionAtTheirBoundary) {
+  expect_partitions_match_stable_partition<default_select_policy<int>>({4097, 11263, 11264, 11265, 3 * 4096 + 1});
 }
 
 // Tiles of 64 items: thousands of resident tiles in one pass, meeting at one grid barrier, each

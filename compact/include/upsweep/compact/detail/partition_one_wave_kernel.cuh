@@ -3,8 +3,8 @@
 // tile has counted its survivors. With a block per tile all resident (a cooperative launch), a
 // grid barrier gives every tile those counts: each block publishes its tile's count, waits at
 // the barrier, and sums the counts before its tile and of all tiles. n reads and n writes, and
-// no tile state to clear: the launch is the call's only stream operation. A single tile needs no
-// barrier and runs as an ordinary launch.
+// no tile state to clear: the launch is the call's only stream operation. A single tile (the
+// dispatch gives it 1024 threads) needs no barrier and runs as an ordinary launch.
 #pragma once
 
 #include <upsweep/compact/detail/select_kernels.cuh>
@@ -23,7 +23,6 @@ struct partition_one_wave_storage {
   tile_exchange_storage<T, Policy::block_threads, Policy::items_per_thread> items;
   typename block_scan<int, Policy::block_threads>::storage scan;
   typename block_reduce<tile_bases, Policy::block_threads>::storage reduce;
-  tile_bases bases;
 };
 
 struct add_bases {
@@ -66,18 +65,14 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
   flag_items<Policy>(source, tile_first, valid, items, keep, s);
   int counts[1] = {count_kept(keep)};
   const int kept = block_scan<int, Policy::block_threads>(s.scan).exclusive_scan(counts, 0, cuda::std::plus<int>{});
-  if (num_tiles == 1) {
-    if (threadIdx.x == 0) s.bases = {0, kept};
-    __syncthreads();
-  } else {
+  tile_bases bases = {0, kept};  // one tile: itself
+  if (num_tiles > 1) {
     if (threadIdx.x == 0) d_tile_counts[tile] = kept;
     cooperative_groups::this_grid().sync();  // also a block barrier, and it orders the counts
-    const tile_bases bases = bases_from_tile_counts<Policy::block_threads>(d_tile_counts, tile, num_tiles, s.reduce);
-    if (threadIdx.x == 0) s.bases = bases;
-    __syncthreads();
+    bases = bases_from_tile_counts<Policy::block_threads>(d_tile_counts, tile, num_tiles, s.reduce);
   }
   write_tile_output<Policy, select_output::partitioned_in_order>(tile, num_tiles, num_items, items, keep, kept,
-                                                                 counts[0], s.bases, d_out, d_num_selected,
+                                                                 counts[0], bases, d_out, d_num_selected,
                                                                  s.items.items);
 }
 
