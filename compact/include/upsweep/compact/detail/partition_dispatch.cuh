@@ -37,9 +37,10 @@ cudaError_t partition_fits_one_wave(std::int64_t num_items, bool& fits) {
 }
 
 // The policy's items per thread in one block of up to 1024 threads, its tile within 44 KB of
-// static shared memory (11264 4-byte items): inputs that fit take one block, an ordinary launch
-// with no barrier across blocks (a cooperative launch and its grid barrier cost about 1 us more
-// on an H100).
+// static shared memory (11264 4-byte items): inputs past the policy's tile that fit take one such
+// block, an ordinary launch with no barrier across blocks (a cooperative launch and its grid
+// barrier cost about 1 us more on an H100). Inputs of one policy tile keep its block, which is
+// faster there (H100, 10^2 items: 6.5 us against 7.8 with 704 threads).
 template <class Policy, class T>
 constexpr int one_block_partition_threads() {
   constexpr int by_bytes = 44 * 1024 / (Policy::items_per_thread * static_cast<int>(sizeof(T))) / 32 * 32;
@@ -57,11 +58,14 @@ cudaError_t launch_partition_one_wave(void* tile_counts, InputIt d_in, OutputIt 
                                       std::int64_t num_items, Pred pred, cudaStream_t stream) {
   auto* counts = static_cast<int*>(tile_counts);
   using one_block = one_block_partition_policy<Policy, typename cuda::std::iterator_traits<InputIt>::value_type>;
-  if (num_items <= one_block::tile_items) {
-    partition_one_wave<one_block, InputIt, OutputIt, Pred><<<1, one_block::block_threads, 0, stream>>>(
-        d_in, d_out, d_num_selected, num_items, counts, pred);
+  const auto launch_one_block = [&](auto block_policy) {
+    using P = decltype(block_policy);
+    partition_one_wave<P, InputIt, OutputIt, Pred><<<1, P::block_threads, 0, stream>>>(d_in, d_out, d_num_selected,
+                                                                                      num_items, counts, pred);
     return cudaGetLastError();
-  }
+  };
+  if (num_items <= Policy::tile_items) return launch_one_block(Policy{});
+  if (num_items <= one_block::tile_items) return launch_one_block(one_block{});
   const auto grid = static_cast<unsigned>(ceil_div<std::int64_t>(num_items, Policy::tile_items));
   return launch_cooperative(partition_one_wave<Policy, InputIt, OutputIt, Pred>, grid, Policy::block_threads, stream,
                             d_in, d_out, d_num_selected, static_cast<long long>(num_items), counts, pred);
