@@ -4,7 +4,7 @@
 // grid barrier gives every tile those counts: each block publishes its tile's count, waits at
 // the barrier, and sums the counts before its tile and of all tiles. n reads and n writes, and
 // no tile state to clear: the launch is the call's only stream operation. A single tile (the
-// dispatch gives it 1024 threads) needs no barrier and runs as an ordinary launch.
+// policy's block, or one of up to 1024 threads) needs no barrier and runs as an ordinary launch.
 #pragma once
 
 #include <upsweep/compact/detail/select_kernels.cuh>

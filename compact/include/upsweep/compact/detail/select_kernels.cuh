@@ -76,7 +76,8 @@ struct negated {
   }
 };
 
-// Where a tile's output starts, handed to the block in shared memory.
+// Where a tile's output starts: from the look-back, handed to the block in shared memory (select
+// kernels), or from the tile counts in every thread (partition_one_wave_kernel).
 struct tile_bases {
   count_t kept_first;  // survivors before the tile
   count_t split;       // partitioned_in_order: survivors of the whole input
