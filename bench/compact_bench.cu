@@ -456,6 +456,13 @@ const bool registered = register_later([] {
       "min_blocks_5_reduce_ahead", tune_sizes);
   add_run_length_tune_row<select_shape<256, 8, 8, 0, upsweep::tile_schedule::reduce_ahead>>(
       "256x8_min_blocks_8_reduce_ahead", tune_sizes);
+  // Small inputs, a block per tile: more and smaller tiles than the default's three at 10^4.
+  const std::vector<std::int64_t> small_sizes{1'000, 10'000, 100'000};
+  add_run_length_tune_row<select_shape<256, 16, 5, 1200>>("small_256x16", small_sizes);
+  add_run_length_tune_row<select_shape<256, 8, 8, 1200>>("small_256x8", small_sizes);
+  add_run_length_tune_row<select_shape<128, 16, 8, 1200>>("small_128x16", small_sizes);
+  add_run_length_tune_row<select_shape<128, 8, 8, 1200>>("small_128x8", small_sizes);
+  add_run_length_tune_row<select_shape<512, 8, 2, 1200>>("small_512x8", small_sizes);
 });
 
 }  // namespace
