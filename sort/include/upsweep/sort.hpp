@@ -10,10 +10,12 @@
 //    `stream`) and throws upsweep::cuda_error.
 //  - every call is asynchronous on `stream`; results stay in device memory.
 //  - stable in every mode (descending too); order is CUB's bit for bit: -0.0 and +0.0 equal and
-//    kept in input order, NaNs by bit pattern (+NaN after +inf, -NaN before -inf).
+//    kept in input order, NaNs by bit pattern (+NaN after +inf, -NaN before -inf). One exception:
+//    descending over a window that drops a float's low bits, CUB puts the zeros among the tiniest
+//    negatives; here descending is the exact reverse of ascending (zeros among the tiniest positives).
 //  - [begin_bit, end_bit) selects the ordered key bits to sort by (default: all of them); outside
 //    0 <= begin_bit <= end_bit <= key bits is cudaErrorInvalidValue.
-//  - num_items is 64-bit; negative counts are cudaErrorInvalidValue; n = 0 does nothing.
+//  - num_items is 64-bit; negative counts and n >= 2^59 are cudaErrorInvalidValue; n = 0 does nothing.
 // Keys K: uint8/16/32/64_t, int8/16/32/64_t, float, double. Values V of sort_pairs: uint32_t,
 // int32_t, float, uint64_t, int64_t, double (moved with their keys, never compared). Indices of
 // argsort: uint32_t (num_items <= 2^32) or uint64_t.
@@ -120,3 +122,5 @@ UPSWEEP_DECLARE_SORT_API(double)
 #undef UPSWEEP_DECLARE_SORT_KEYS_API
 
 }  // namespace upsweep
+
+#include <upsweep/host_sort.hpp>  // the same keys and values in host memory, larger than the device

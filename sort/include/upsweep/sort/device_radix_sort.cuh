@@ -34,7 +34,7 @@
 //    flip with their keys. The two buffers must not overlap.
 //  - temporary storage holds an alternate buffer of num_items keys (and values; not for double
 //    buffers), the digit counts and the look-back words; num_items is 64-bit, n = 0 does nothing,
-//    n >= 2^62 is invalid.
+//    n >= 2^59 is invalid.
 //  - argsort: d_indices_out = the stable sorting permutation (the input position of each sorted
 //    key), unsigned indices of 32 bits (num_items <= 2^32) or 64; the keys are left unchanged.
 #pragma once

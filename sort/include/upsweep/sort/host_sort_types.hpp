@@ -1,0 +1,28 @@
+// Types of the host-to-host sort shared by the template layer (host_radix_sort.cuh) and the
+// compiled API (<upsweep/host_sort.hpp>); plain C++, no nvcc needed.
+#pragma once
+
+#include <cstddef>
+
+namespace upsweep {
+
+// Storage of the core layer of the host-to-host sort, all of it the caller's.
+//  - d_storage, device_bytes: device memory, the budget the sort works in. Query: leave d_storage
+//    null and set device_bytes to the budget (0: no limit); the call writes back the bytes it
+//    will use (the whole budget when the input does not fit it) and the staging it wants.
+//  - h_staging, staging_bytes: pinned host memory (cudaMallocHost): the plan's small transfers,
+//    and the slots through which pageable arrays are copied. The query asks for 256 MB and a few
+//    KB; with pinned arrays only the few KB are used, and a pageable array needs 8 MB at least.
+struct host_sort_storage {
+  void* d_storage = nullptr;
+  std::size_t device_bytes = 0;
+  void* h_staging = nullptr;
+  std::size_t staging_bytes = 0;
+};
+
+// Options of the convenience layer.
+struct host_sort_options {
+  std::size_t device_budget_bytes = 0;  // 0: free device memory, less 5 %
+};
+
+}  // namespace upsweep

@@ -1,0 +1,286 @@
+// Host-to-host sort against the stable host order and the device sort, bitwise: in core and out
+// of core (budgets of a third and a sixteenth of the input, one item below the in-core need),
+// pinned and pageable arrays, skewed keys (all equal, one top digit, one 16-bit prefix past a
+// slot), floats with NaN and -0.0, descending, bit windows, pairs' stability; the errors.
+#include "../scan/scan_test_support.cuh"
+#include "sort_test_support.cuh"
+
+#include <upsweep/sort/host_radix_sort.cuh>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace upsweep::test;
+
+// Host memory of n items, pinned or pageable, poisoned.
+template <class T>
+class host_array {
+ public:
+  host_array(std::int64_t n, bool pinned) : n_(n), pinned_(pinned) {
+    const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
+    if (pinned) {
+      if (cudaMallocHost(reinterpret_cast<void**>(&data_), bytes) != cudaSuccess) data_ = nullptr;
+    } else {
+      data_ = static_cast<T*>(std::malloc(bytes));
+    }
+    if (data_ != nullptr) std::memset(static_cast<void*>(data_), poison_byte, bytes);
+  }
+  ~host_array() {
+    if (pinned_) cudaFreeHost(data_);
+    else std::free(data_);
+  }
+  host_array(const host_array&) = delete;
+  host_array& operator=(const host_array&) = delete;
+  T* data() const { return data_; }
+  std::vector<T> to_vector() const { return std::vector<T>(data_, data_ + n_); }
+  void assign(const std::vector<T>& v) { std::memcpy(static_cast<void*>(data_), v.data(), v.size() * sizeof(T)); }
+
+ private:
+  std::int64_t n_;
+  bool pinned_;
+  T* data_ = nullptr;
+};
+
+enum class keys_shape { random, all_equal, one_top_digit, one_prefix16, two_values, floats_special };
+
+template <class Key>
+std::vector<Key> make_keys(std::int64_t n, std::uint64_t seed, keys_shape shape) {
+  using bits_t = typename upsweep::radix_traits<Key>::bits_t;
+  constexpr int bits = upsweep::radix_traits<Key>::key_bits;
+  std::vector<Key> keys(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint64_t r = mix64(seed ^ mix64(static_cast<std::uint64_t>(i)));
+    switch (shape) {
+      case keys_shape::all_equal: r = seed; break;
+      case keys_shape::one_top_digit: r = (r >> 8) | (std::uint64_t{0xA7} << 56); break;
+      case keys_shape::one_prefix16: r = (r >> 16) | (std::uint64_t{0x5A3C} << 48); break;
+      case keys_shape::two_values: r = (r & 1) ? seed : ~seed; break;
+      case keys_shape::floats_special: {
+        const std::uint64_t pick = r % 8;
+        if (pick == 0) r = std::uint64_t{1} << 63;                  // -0.0
+        else if (pick == 1) r = 0;                                  // +0.0
+        else if (pick == 2) r = ~std::uint64_t{0};                  // -NaN
+        else if (pick == 3) r = ~std::uint64_t{0} >> 1;             // +NaN
+        break;
+      }
+      default: break;
+    }
+    keys[static_cast<std::size_t>(i)] = upsweep::radix_traits<Key>::from_bits(static_cast<bits_t>(r >> (64 - bits)));
+  }
+  return keys;
+}
+
+struct host_case {
+  std::int64_t n = 0;
+  std::size_t budget = 0;  // device bytes; 0: what the query says for in core
+  bool pinned_in = true, pinned_out = true;
+  bool descending = false;
+  int begin_bit = 0, end_bit = -1;
+};
+
+// The stable order of the window values, as reference_order gives it, by sorting (window, index)
+// pairs in memory order: comparisons through an index array miss the cache at these sizes.
+template <class Key>
+std::vector<index_t> stable_window_order(const std::vector<Key>& keys, bool descending, int begin_bit, int end_bit) {
+  std::vector<std::pair<std::uint64_t, index_t>> tagged(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    tagged[i] = {descending ? upsweep::radix_window<true>(keys[i], begin_bit, end_bit)
+                            : upsweep::radix_window<false>(keys[i], begin_bit, end_bit),
+                 static_cast<index_t>(i)};
+  std::sort(tagged.begin(), tagged.end());  // the index breaks ties: stable
+  std::vector<index_t> order(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) order[i] = tagged[i].second;
+  return order;
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Runs the core layer with the case's budget; keys (and, for pairs, their input positions as
+// values) against the stable host order. Returns the layout's in-core choice through `in_core`.
+template <class Key, class Value = std::uint32_t>
+void expect_sorted(const host_case& c, keys_shape shape, bool pairs, bool* in_core = nullptr) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const int end_bit = c.end_bit < 0 ? upsweep::key_bits_v<Key> : c.end_bit;
+  const std::vector<Key> keys = make_keys<Key>(c.n, seed, shape);
+  std::vector<Value> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<Value>(i * 2654435761u);
+  host_array<Key> keys_in(c.n, c.pinned_in), keys_out(c.n, c.pinned_out);
+  host_array<Value> values_in(c.n, c.pinned_in), values_out(c.n, c.pinned_out);
+  ASSERT_NE(keys_in.data(), nullptr);
+  keys_in.assign(keys);
+  values_in.assign(values);
+
+  upsweep::host_sort_storage storage;
+  storage.device_bytes = c.budget;
+  auto call = [&](upsweep::host_sort_storage& s) {
+    if (pairs)
+      return c.descending ? upsweep::host_sort_pairs_descending(s, keys_in.data(), keys_out.data(), values_in.data(),
+                                                                values_out.data(), c.n, c.begin_bit, end_bit)
+                          : upsweep::host_sort_pairs(s, keys_in.data(), keys_out.data(), values_in.data(),
+                                                     values_out.data(), c.n, c.begin_bit, end_bit);
+    return c.descending ? upsweep::host_sort_keys_descending(s, keys_in.data(), keys_out.data(), c.n, c.begin_bit, end_bit)
+                        : upsweep::host_sort_keys(s, keys_in.data(), keys_out.data(), c.n, c.begin_bit, end_bit);
+  };
+  ASSERT_EQ(cudaSuccess, call(storage));
+  if (in_core != nullptr) {
+    upsweep::detail::host_sort_layout<false, Key, Value> pairs_layout;
+    upsweep::detail::host_sort_layout<false, Key, upsweep::detail::no_values> keys_layout;
+    *in_core = pairs ? pairs_layout.plan(c.n, c.budget) && pairs_layout.in_core
+                     : keys_layout.plan(c.n, c.budget) && keys_layout.in_core;
+  }
+  device_buffer<char> d_storage(static_cast<std::int64_t>(storage.device_bytes));
+  void* h_staging = nullptr;
+  CUDA_OK(cudaMallocHost(&h_staging, storage.staging_bytes));
+  storage.d_storage = d_storage.data();
+  storage.h_staging = h_staging;
+  const cudaError_t status = call(storage);
+  CUDA_OK(cudaFreeHost(h_staging));
+  ASSERT_EQ(cudaSuccess, status);
+
+  const std::vector<index_t> order = stable_window_order(keys, c.descending, c.begin_bit, end_bit);
+  EXPECT_TRUE(same_bits(permuted(keys, order), keys_out.to_vector())) << "keys differ from the stable host order";
+  if (pairs) EXPECT_TRUE(same_bits(permuted(values, order), values_out.to_vector())) << "values not moved stably";
+  EXPECT_TRUE(same_bits(keys, keys_in.to_vector())) << "input changed";
+}
+
+class HostRadixSort : public gpu_test {};
+
+// `wanted` bytes, or the smallest budget the query accepts for n items of Key and Value if that
+// is more (a slot of 2^16 items at least): small test sizes keep their chunked path.
+template <class Key, class Value = std::uint32_t>
+std::size_t workable_budget(std::int64_t n, std::size_t wanted) {
+  upsweep::detail::host_sort_layout<false, Key, Value> layout;
+  while (!layout.plan(n, wanted)) wanted += wanted / 4 + 4096;
+  return wanted;
+}
+
+// Bytes the query names for an in-core sort of n items.
+template <class Key>
+std::size_t in_core_bytes(std::int64_t n) {
+  upsweep::host_sort_storage storage;
+  EXPECT_EQ(cudaSuccess, upsweep::host_sort_keys<Key>(storage, nullptr, nullptr, n));
+  return storage.device_bytes;
+}
+
+TEST_F(HostRadixSort, SmallSizesMatchTheStableHostOrder) {
+  for (std::int64_t n : {0, 1, 2, 31, 32, 33, 1001, 4095, 4097, 100003}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    expect_sorted<std::uint32_t>({n}, keys_shape::random, false);
+    expect_sorted<std::uint32_t>({n}, keys_shape::random, true);
+  }
+}
+
+TEST_F(HostRadixSort, OneItemBelowTheInCoreBudgetGoesOutOfCore) {
+  const std::int64_t n = max_test_items(1 << 18);
+  const std::size_t need = in_core_bytes<std::uint32_t>(n);
+  bool in_core = false;
+  expect_sorted<std::uint32_t>({n, need}, keys_shape::random, false, &in_core);
+  EXPECT_TRUE(in_core);
+  expect_sorted<std::uint32_t>({n, need - sizeof(std::uint32_t)}, keys_shape::random, false, &in_core);
+  EXPECT_FALSE(in_core);
+}
+
+TEST_F(HostRadixSort, BudgetsOfAThirdAndASixteenthSortEveryShape) {
+  const std::int64_t n = max_test_items(1 << 24);
+  for (std::size_t divisor : {3u, 16u}) {
+    const std::size_t budget = workable_budget<std::uint32_t>(n, static_cast<std::size_t>(n) * sizeof(std::uint32_t) / divisor);
+    for (keys_shape shape : {keys_shape::random, keys_shape::all_equal, keys_shape::one_top_digit,
+                             keys_shape::one_prefix16, keys_shape::two_values}) {
+      SCOPED_TRACE("budget 1/" + std::to_string(divisor) + ", shape " + std::to_string(static_cast<int>(shape)));
+      bool in_core = true;
+      expect_sorted<std::uint32_t>({n, budget}, shape, false, &in_core);
+      EXPECT_FALSE(in_core);
+      expect_sorted<std::uint32_t>({n, budget * 2}, shape, true, &in_core);
+      EXPECT_FALSE(in_core);
+    }
+  }
+}
+
+TEST_F(HostRadixSort, PageableArraysGoThroughStaging) {
+  const std::int64_t n = max_test_items(3 << 20);
+  for (bool pinned_in : {false, true}) {
+    for (bool pinned_out : {false, true}) {
+      host_case c{n, 0, pinned_in, pinned_out};
+      expect_sorted<std::uint32_t>(c, keys_shape::random, true);
+      c.budget = workable_budget<std::uint32_t>(n, static_cast<std::size_t>(n) * 8 / 5);  // out of core
+      expect_sorted<std::uint32_t>(c, keys_shape::random, true);
+    }
+  }
+}
+
+TEST_F(HostRadixSort, FloatsDescendingAndBitWindowsFollowTheDeviceOrder) {
+  const std::int64_t n = max_test_items(1 << 21);
+  for (bool out_of_core : {false, true}) {
+    // Bytes for about a fifth of the items in core, as a budget for Key and Value; 0 (in core) otherwise.
+    auto budget = [&](auto key, auto value) {
+      using K = decltype(key);
+      using V = decltype(value);
+      return out_of_core ? workable_budget<K, V>(n, static_cast<std::size_t>(n) * (sizeof(K) + sizeof(V)) * 2 / 5) : 0;
+    };
+    expect_sorted<float>({n, budget(float{}, 0u), true, true, false}, keys_shape::floats_special, true);
+    expect_sorted<float>({n, budget(float{}, 0u), true, true, true}, keys_shape::floats_special, true);
+    expect_sorted<double>({n, budget(double{}, 0u), true, true, true}, keys_shape::floats_special, false);
+    expect_sorted<std::int64_t, std::uint64_t>({n, budget(std::int64_t{}, std::uint64_t{}), true, true, false},
+                                               keys_shape::random, true);
+    expect_sorted<std::int16_t>({n, budget(std::int16_t{}, 0u), true, true, true}, keys_shape::random, true);
+    expect_sorted<std::uint32_t>({n, budget(0u, 0u), true, true, false, 5, 27}, keys_shape::random, true);
+    expect_sorted<std::uint64_t>({n, budget(std::uint64_t{}, 0u), true, true, true, 20, 44}, keys_shape::one_prefix16,
+                                 true);
+    expect_sorted<std::uint32_t>({n, budget(0u, 0u), true, true, false, 9, 9}, keys_shape::random, true);  // empty
+  }
+}
+
+TEST_F(HostRadixSort, MatchesTheDeviceSortBitForBit) {
+  const std::int64_t n = max_test_items(1 << 22);
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::vector<float> keys = make_keys<float>(n, seed, keys_shape::floats_special);
+  device_buffer<float> d_keys(n), d_sorted(n);
+  CUDA_OK(cudaMemcpy(d_keys.data(), keys.data(), keys.size() * sizeof(float), cudaMemcpyHostToDevice));
+  upsweep::sort_keys_descending(d_keys.data(), d_sorted.data(), n);
+  std::vector<float> device_order(keys.size()), host_order(keys.size());
+  CUDA_OK(cudaMemcpy(device_order.data(), d_sorted.data(), keys.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  upsweep::host_sort_options options;
+  options.device_budget_bytes = static_cast<std::size_t>(n) * sizeof(float) / 3;
+  upsweep::host_sort_keys_descending(keys.data(), host_order.data(), n, 0, 32, options);
+  EXPECT_TRUE(same_bits(device_order, host_order));
+}
+
+TEST_F(HostRadixSort, InPlaceInCoreOnlyAndBadArgumentsAreErrors) {
+  const std::int64_t n = 1 << 20;
+  std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(n, fresh_seed(), keys_shape::random);
+  std::vector<std::uint32_t> expected = keys;
+  std::stable_sort(expected.begin(), expected.end());
+  upsweep::host_sort_keys(keys.data(), keys.data(), n);  // in core, in place
+  EXPECT_EQ(expected, keys);
+  upsweep::host_sort_options small;
+  small.device_budget_bytes = static_cast<std::size_t>(n) * 2;  // half the keys: out of core
+  EXPECT_THROW(upsweep::host_sort_keys(keys.data(), keys.data(), n, 0, 32, small), upsweep::cuda_error);
+  small.device_budget_bytes = 4096;  // below two slots of 2^16 items
+  std::vector<std::uint32_t> out(static_cast<std::size_t>(n), 7u);
+  EXPECT_THROW(upsweep::host_sort_keys(keys.data(), out.data(), n, 0, 32, small), upsweep::cuda_error);
+  EXPECT_EQ(std::vector<std::uint32_t>(static_cast<std::size_t>(n), 7u), out) << "written after an error";
+  upsweep::host_sort_storage storage;
+  EXPECT_EQ(cudaErrorInvalidValue, upsweep::host_sort_keys(storage, keys.data(), out.data(), n, 0, 33));
+  EXPECT_EQ(cudaErrorInvalidValue, upsweep::host_sort_keys(storage, keys.data(), out.data(), -1));
+}
+
+TEST_F(HostRadixSort, LargeOutOfCoreSortOfTwoToThe28Keys) {
+  const std::int64_t n = max_test_items(std::int64_t{1} << 28);
+  const std::size_t budget = workable_budget<std::uint32_t>(n, static_cast<std::size_t>(n) * sizeof(std::uint32_t) / 16);
+  expect_sorted<std::uint32_t>({n, budget}, keys_shape::random, false);
+  expect_sorted<std::uint32_t>({n, budget * 16 / 3}, keys_shape::one_top_digit, true);
+}
+
+}  // namespace
