@@ -130,7 +130,7 @@ const bool registered = register_later([] {
   add_row("core/reduce_sum_i32/thrust", decade_sizes(), min_time_s, thrust_reduce_sum);
 
   // 10^9 on an H200 (2026-11-21): the block-per-tile default 3.15 ms, CUB 2.57. Earlier rows
-  // (bench/NOTES.md): 5 or 8 resident blocks, 192 x 20, 384 x 12, 512 x 8, other poll pauses, the
+  // (docs/performance.md): 5 or 8 resident blocks, 192 x 20, 384 x 12, 512 x 8, other poll pauses, the
   // pipelined look-back and a claim-ahead prefetching kernel were all slower than 256 x 16 at 6.
   register_scan_tuning<scan_shape<256, 16, 6>>("t256_i16_min6");
   // A pause between publishing the partial and the first look-back read, so the nearest

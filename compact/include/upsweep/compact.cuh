@@ -2,4 +2,5 @@
 #pragma once
 
 #include <upsweep/compact/device_partition.cuh>
+#include <upsweep/compact/device_run_length_encode.cuh>
 #include <upsweep/compact/device_select.cuh>

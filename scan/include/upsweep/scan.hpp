@@ -9,6 +9,8 @@
 //    `stream`) and throws upsweep::cuda_error.
 //  - every call is asynchronous on `stream`; results stay in device memory.
 //  - num_items is 64-bit; negative counts are cudaErrorInvalidValue.
+//  - scans may run in place (d_out == d_in, the same T); any other overlap of input and output is
+//    cudaErrorInvalidValue.
 // For each T in int32_t, uint32_t, int64_t, uint64_t, float, double.
 #pragma once
 

@@ -8,7 +8,9 @@
 // Contracts shared by every function here:
 //  - `op` is associative (not necessarily commutative); partial results are held in the output's
 //    value type, so u8 in and u32 out accumulate in u32.
-//  - d_out == d_in (in place) is allowed; other overlaps are not.
+//  - d_out == d_in (in place) is allowed when input and output elements have the same size (u8 in
+//    and u32 out at one address would overwrite input not yet read); other overlaps are not.
+//    Raw pointers that break this are cudaErrorInvalidValue; iterators cannot be checked.
 //  - num_items is 64-bit; negative counts are cudaErrorInvalidValue.
 //  - Float results depend on the tile size (association order) but not on the run: no atomics
 //    on values, so the same inputs give the same bits.

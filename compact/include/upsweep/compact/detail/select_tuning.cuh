@@ -59,7 +59,7 @@ constexpr int default_select_min_blocks() {
 // 2.22 ms): a 1200 ns pause between publishing a tile's count and looking back took 2.93 ms to
 // 2.53 (600 and 2000 ns: the same); 256 x 32 at 3 blocks with the pause 2.35. Reduce-ahead for
 // 4-byte items, as for the scan (where it measured 1.11x CUB): 2.41 ms; with fewer instructions
-// per item (session 8: 32-bit in-tile bounds, the unrolled staged write) 2.22 ms, 1.00x CUB.
+// per item (10a72c8: 32-bit in-tile bounds, the unrolled staged write) 2.22 ms, 1.00x CUB.
 template <class T>
 using default_select_policy =
     select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns,

@@ -58,9 +58,9 @@ constexpr int default_scan_items_per_thread() {
 // direct loads 4.12; 256 x 32 3.91; 512 x 16 3.64; 128 x 24 5.58. Look-back delay 0/100/350/1000 ns:
 // 3.45/3.45/3.46/3.48 (no effect). One block only up to one tile: at 10^4 three tiles in one
 // block took 8 us against 7 us for CUB's two launches.
-// H100 2026-11-21 (session 3), 10^9 items: asking for 6 resident blocks (40 registers) took
+// H100 2026-11-21 (09a6385), 10^9 items: asking for 6 resident blocks (40 registers) took
 // 3.84 ms against 4.44 ms at the compiler's 48 registers and 5 blocks; 8 blocks spilled (4.59).
-// H200 2026-11-22 (session 7), 10^9 items, CUB 2.58 ms: block per tile 3.14; with a 1500 ns pause
+// H200 2026-11-22 (e84bcef), 10^9 items, CUB 2.58 ms: block per tile 3.14; with a 1500 ns pause
 // before looking back 2.61; reduce-ahead 2.32 (1.11x CUB; 256 x 20 at 5 blocks 2.41, at 4 blocks
 // 2.73, 256 x 8 at 8 3.08). Reduce-ahead for 4-byte accumulators, the only ones measured; the
 // others keep the block per tile, with the pause, and the compiler's register choice. One cluster
