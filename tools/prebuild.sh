@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # Builds the GPU check's binaries on this (GPU-less) machine with the same nvcc, for sm_90, and
-# packs them into .prebuilt/ (git-ignored), which the device tool carries to the GPU machine:
-#   tools/prebuild.sh && run: tools/gpu-check.sh --prebuilt .prebuilt   (carry .prebuilt, .debs)
+# packs them into .prebuilt*/ (git-ignored), which the device tool carries to the GPU machine.
 # Device time is scarce; this spends none of it on compiling. Host debug symbols are stripped
-# (device code keeps its -lineinfo for compute-sanitizer reports).
-#   tools/prebuild.sh --sanitizers-and-bench  builds and packs only the GPU test and benchmark
-#     binaries (6.5 minutes on 2 cores after a sort header change, 23 MB of xz): enough for
-#     `gpu-check.sh --prebuilt .prebuilt --no-tests` (sanitizers, benchmark rows, ncu), not for
-#     the GPU tests' call, which also runs the tools and the package consumers.
-#   tools/prebuild.sh --no-bench  everything but the benchmark, for the GPU tests' call: the full
-#     bundle (56 MB of xz in session 11) and the working tree pass the device tool's 64 MiB limit;
-#     without the benchmark it is 47 to 49 MB. Pack the benchmark for a later call with
-#     --sanitizers-and-bench (its build is then up to date).
-#   tools/prebuild.sh --split  everything, in two bundles for two calls (session 12: the sort's
-#     large-input policies took the bundle without the benchmark to 70 MB): .prebuilt/ holds the
-#     GPU and host tests and the benchmark (gpu-check.sh --no-tools), .prebuilt-tools/ the tools,
-#     the package consumers and the soak (gpu-check.sh --tools-only; 41 MB, session 12).
+# (device code keeps its -lineinfo for compute-sanitizer reports). The device tool carries at most
+# 64 MiB with the working tree, so the bundles follow the tiers of tools/gpu-check.sh:
+#   tools/prebuild.sh --split  everything, in three bundles, each carried by the calls that need it:
+#     .prebuilt        the GPU and host tests: quick, full-tests, full-large, full-sanitizers,
+#                      full-racecheck (run: tools/gpu-check.sh TIER --prebuilt .prebuilt)
+#     .prebuilt-tools  the tools, their CPU reference, the package consumers and the soak: full-rest
+#                      (41 MB on 2026-11-22)
+#     .prebuilt-bench  the benchmark: bench
+#   tools/prebuild.sh --sanitizers-and-bench  only the GPU tests and the benchmark into .prebuilt
+#     (6.5 minutes on 2 cores after a sort header change, 23 MB of xz): full-large, full-sanitizers,
+#     full-racecheck and bench, not the tiers that also run the host tests or the tools.
+#   tools/prebuild.sh --no-bench  everything but the benchmark into .prebuilt (70 MB of xz on
+#     2026-11-22, past the 64 MiB: use --split).
+#   tools/prebuild.sh  everything into .prebuilt, for a device call without the 64 MiB limit.
+# Also carry .debs where the GPU machine lacks CLI11 or fmt (tools/gpu-check-steps.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -27,7 +28,7 @@ split=0
 [ "${1:-}" = --split ] && split=1
 cmake --preset gpu >/dev/null
 out=build/prebuilt
-rm -rf "$out" .prebuilt .prebuilt-tools
+rm -rf "$out" .prebuilt .prebuilt-tools .prebuilt-bench
 mkdir -p "$out/lib" .prebuilt
 # Paths relative to build/gpu, kept as they are: gpu-check.sh copies the tree back into its build
 # folder, where ctest's tool tests expect their executables.
@@ -49,7 +50,7 @@ find "$out" -type f -perm -u+x -exec strip --strip-debug {} + 2>/dev/null || tru
 git rev-parse --short HEAD >"$out/commit"
 git status --porcelain --untracked-files=no | grep -q . && echo "+uncommitted changes" >>"$out/commit"
 # The device tool carries at most 64 MiB with the working tree; xz -9e keeps the fat binaries
-# under it (2026-11-21: gzip 65 MB, xz 47 MB; session 4: xz 65 MB, xz -9e 55 MB).
+# under it (2026-11-21: gzip 65 MB, xz 47 MB; a larger bundle that day: xz 65 MB, xz -9e 55 MB).
 pack() {  # DIR PATHS...: those paths of $out (relative to it) into DIR/bundle.txz
   local dir=$1
   shift
@@ -58,8 +59,9 @@ pack() {  # DIR PATHS...: those paths of $out (relative to it) into DIR/bundle.t
   du -sh "$dir/bundle.txz"
 }
 if ((split)); then
-  pack .prebuilt commit lib tests/upsweep_gpu_tests tests/upsweep_host_tests bench
+  pack .prebuilt commit tests/upsweep_gpu_tests tests/upsweep_host_tests
   pack .prebuilt-tools commit lib tests/apps apps package-consumer tools
+  pack .prebuilt-bench commit lib bench
 else
   pack .prebuilt .
 fi

@@ -1,0 +1,229 @@
+"""The markdown tables of bench/report.py (the seed ladders, one per case of each suite, the bars
+met or missed, the rows in error) and its CSV."""
+
+import csv
+import os
+import sys
+
+from report_data import (CORE_OF_SEEDS, IMPL_ORDER, REDUCE_LADDER, REDUCE_SHORT, REFERENCE_LABELS,
+    SCAN_LADDER, SEED_000, fmt, fmt_n, row_of, table)
+
+
+# ---- the seed ladders --------------------------------------------------------------------------
+
+def scan_rows(results):
+    """[(impl, label, {n: entry})]: the scan ladder, then the core suite's cub, thrust and copy."""
+    rows = [(impl, label, row_of(results, "seeds", "scan", impl)) for impl, label in SCAN_LADDER]
+    for impl, label in REFERENCE_LABELS.items():
+        rows.append((impl, label, row_of(results, "core", CORE_OF_SEEDS["scan"], impl)))
+    return [r for r in rows if r[2]]
+
+
+def reduce_rows(results):
+    rows = [(impl, label, row_of(results, "seeds", "reduce", impl)) for impl, label, _ in REDUCE_LADDER]
+    return [r for r in rows if r[2]]
+
+
+def seed_sizes(results):
+    return sorted({n for (s, _, _, n) in results if s == "seeds"})
+
+
+def scan_table(results):
+    ladder = [r for r in scan_rows(results) if r[0] not in REFERENCE_LABELS]
+    if not ladder:
+        return None
+    sizes = seed_sizes(results)
+    body = [[label] + [fmt(row[n]["ms"]) if n in row else "-" for n in sizes] for _, label, row in scan_rows(results)]
+    out = ("### Seed scan table: median ms, int32 inclusive sum (CUB, Thrust, copy: the core suite's rows)\n\n" +
+           table(["scan"] + [fmt_n(n) for n in sizes], body))
+    seed = table(["seed 000, RTX 4090"] + [fmt_n(n) for n in SEED_000["lengths"]],
+                 [[label] + [fmt(v) for v in values] for label, values in SEED_000["rows"]])
+    return out + "\n\nFor comparison, seed 000's own table (ms, RTX 4090):\n\n" + seed
+
+
+def reduce_table(results):
+    rows = reduce_rows(results)
+    if not rows:
+        return None
+    sizes = seed_sizes(results)
+    previous_of = {impl: prev for impl, _, prev in REDUCE_LADDER}
+    body = []
+    for impl, label, row in rows:
+        prev = previous_of[impl]
+        prev_row = row_of(results, "seeds", "reduce", prev) if prev else {}
+        cells = []
+        for n in sizes:
+            if n not in row:
+                cells.append("-")
+                continue
+            speedup = f" (x{prev_row[n]['ms'] / row[n]['ms']:.2f})" if n in prev_row else ""
+            cells.append(fmt(row[n]["gbps"]) + speedup)
+        body.append([label, REDUCE_SHORT[prev] if prev else "-"] + cells)
+    cub = row_of(results, "core", CORE_OF_SEEDS["reduce"], "cub")
+    if cub:
+        body.append(["CUB (core suite)", "-"] + [fmt(cub[n]["gbps"]) if n in cub else "-" for n in sizes])
+    return ("### Reduce ladder: GB/s, int32 sum (x speed-up over the rung it changes)\n\n" +
+            table(["rung", "changes"] + [fmt_n(n) for n in sizes], body))
+
+
+# ---- the comparative suites --------------------------------------------------------------------
+
+def copy_gbps(results, case, n):
+    for key in (("core", case, "copy", n), ("core", CORE_OF_SEEDS["scan"], "copy", n)):
+        if key in results and results[key]["gbps"]:
+            return results[key]["gbps"]
+    for (s, c, i, m), v in results.items():
+        if s == "core" and i == "copy" and m == n and v["gbps"]:
+            return v["gbps"]
+    return None
+
+
+def cub_reference(results, suite, case, n):
+    """The fastest row at (suite, case, n) whose impl starts with 'cub' (cub, cub32, cub64), as
+    (impl, entry); seeds and tune fall back on the core (or histogram) suite's cub row."""
+    rows = [(i, v) for (s, c, i, m), v in results.items() if (s, c, m) == (suite, case, n) and i.startswith("cub")]
+    if not rows:
+        fallback = None
+        if suite == "seeds" and case in CORE_OF_SEEDS:
+            fallback = ("core", CORE_OF_SEEDS[case], "cub", n)
+        elif suite == "tune" and case.startswith("histogram_"):
+            fallback = ("histogram", case[len("histogram_"):], "cub", n)
+        elif suite == "tune":
+            fallback = ("core", case, "cub", n)
+        if fallback in results:
+            rows = [("cub", results[fallback])]
+    return min(rows, key=lambda row: row[1]["ms"]) if rows else (None, None)
+
+
+def suite_cases(results, suite):
+    return sorted({c for (s, c, _, _) in results if s == suite})
+
+
+def case_impls(results, suite, case):
+    return sorted({i for (s, c, i, _) in results if (s, c) == (suite, case)}, key=lambda i: (IMPL_ORDER.get(i, 10), i))
+
+
+def suite_tables(results, suite):
+    """One table per case of `suite`: median ms, throughput relative to the CUB reference."""
+    with_copy = suite in ("core", "tune")
+    out = []
+    for case in suite_cases(results, suite):
+        impls = case_impls(results, suite, case)
+        sizes = sorted({n for (s, c, _, n) in results if (s, c) == (suite, case)})
+        cub_impls = {i for i in impls if i.startswith("cub")}
+        body = []
+        for impl in impls:
+            cells = []
+            for n in sizes:
+                v = results.get((suite, case, impl, n))
+                if v is None:
+                    cells.append("-")
+                    continue
+                _, cub = cub_reference(results, suite, case, n)
+                # Throughput relative to CUB (the faster configuration): above 1 is faster.
+                extras = [f"{cub['ms'] / v['ms']:.2f}x cub"] if cub else []
+                if with_copy:
+                    ceiling = copy_gbps(results, case, n)
+                    if ceiling and v["gbps"]:
+                        extras.append(f"{100 * v['gbps'] / ceiling:.0f}% copy")
+                if v.get("keys_per_s"):
+                    extras.append(f"{v['keys_per_s'] / 1e9:.3g} Gkeys/s")
+                cells.append(fmt(v["ms"]) + (f" ({', '.join(extras)})" if extras else ""))
+            body.append([impl] + cells)
+        reference = "the faster of " + "/".join(sorted(cub_impls)) if len(cub_impls) > 1 else "cub"
+        notes = ", fraction of copy GB/s" if with_copy else (", G keys/s" if suite == "sort" else "")
+        out.append(f"### {suite}/{case}: median ms (throughput relative to {reference}{notes})\n\n" +
+                   table(["impl"] + [fmt_n(n) for n in sizes], body))
+    return out
+
+
+# The issues' bars: (suite, case, n, minimum Upsweep throughput relative to CUB's best).
+BARS = [
+    ("sort", "keys_u32", 1 << 28, 1.0),
+    ("sort", "pairs_u32_u32", 1 << 28, 1.0),
+    ("sort", "keys_u64", 1 << 28, 1.0),
+    ("sort", "keys_u32", 1 << 16, 1.0),
+    ("sort", "keys_u32_low8", 1 << 28, 2.0),
+    ("compact", "select_if_i32_50pct", 10 ** 9, 1.05),
+    ("compact", "partition_i32_50pct", 10 ** 9, 1.0),
+    ("compact", "unique_i32_50pct", 10 ** 9, 1.0),
+    ("compact", "run_length_encode_i32_50pct", 10 ** 9, 1.0),
+] + [("compact", f"{op}_i32_50pct", 10 ** e, 1.0)  # issue 5: n up to 10^5 no slower than CUB
+      for op in ("select_if", "partition", "unique", "run_length_encode") for e in range(2, 6)]
+
+
+def bars_table(results):
+    body = []
+    for suite, case, n, bar in BARS:
+        if not any((s, c) == (suite, case) for (s, c, _, _) in results):
+            continue
+        mine = results.get((suite, case, "upsweep", n))
+        impl, cub = cub_reference(results, suite, case, n)
+        if mine and cub:
+            ratio = cub["ms"] / mine["ms"]
+            verdict = "met" if ratio >= bar else "missed"
+            body.append([f"{suite}/{case} {fmt_n(n)}", fmt(mine["ms"]), f"{fmt(cub['ms'])} ({impl})",
+                         f"{ratio:.2f}x", f">= {bar:.2f}x: {verdict}"])
+        elif mine or cub:
+            missing = "no Upsweep row" if cub else "no CUB row"
+            body.append([f"{suite}/{case} {fmt_n(n)}", fmt(mine["ms"]) if mine else "-",
+                         fmt(cub["ms"]) if cub else "-", "-", f">= {bar:.2f}x: {missing}"])
+    if not body:
+        return None
+    return ("### Bars (issues 4 and 5): throughput relative to CUB's faster configuration\n\n" +
+            table(["row", "Upsweep ms", "CUB ms", "Upsweep / CUB", "bar"], body))
+
+
+def error_name(key):
+    return "/".join(map(str, key)) if isinstance(key, tuple) else key
+
+
+def errors_section(errors):
+    if not errors:
+        return None
+    lines = [f"- `{error_name(key)}`: {message}" for key, message in sorted(errors.items(), key=lambda e: error_name(e[0]))]
+    return "### Rows that ended in an error (left out above)\n\n" + "\n".join(lines)
+
+
+def header(contexts):
+    lines = []
+    for path, context in contexts:
+        gpu = context.get("gpu", "GPU not recorded")
+        date = context.get("date", "")[:10] or "date not recorded"
+        extras = [f"{context['sm_count']} SMs" if "sm_count" in context else None,
+                  f"{int(context['l2_bytes']) / 1e6:.0f} MB L2" if "l2_bytes" in context else None,
+                  f"CUDA runtime {context['cuda_runtime']}" if "cuda_runtime" in context else None]
+        lines.append(f"- `{os.path.basename(path)}`: {gpu}, " + ", ".join(e for e in extras + [date] if e))
+    return "Measured with upsweep-bench (CUDA events, L2 flushed before every iteration):\n\n" + "\n".join(lines)
+
+
+# ---- CSV -----------------------------------------------------------------------------------------
+
+def write_csv(results, errors, path):
+    rows = []
+    for (suite, case, impl, n), v in results.items():
+        _, cub = cub_reference(results, suite, case, n)
+        ratio = cub["ms"] / v["ms"] if cub and v["ms"] else None
+        rows.append([suite, case, impl, n, v["ms"], v["gbps"], ratio, ""])
+    for key, message in errors.items():
+        if isinstance(key, tuple):
+            rows.append(list(key) + [None, None, None, message])
+        else:
+            rows.append([key, "", "", None, None, None, None, message])
+    rows.sort(key=lambda r: (r[0], r[1], IMPL_ORDER.get(r[2], 10), r[2], r[3] or 0))
+
+    def num(x, spec):
+        return "" if x is None else format(x, spec)
+
+    out = sys.stdout if path == "-" else open(path, "w", newline="")
+    try:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["suite", "case", "impl", "n", "median_ms", "gb_per_s", "ratio_to_cub", "error"])
+        for suite, case, impl, n, ms, gbps, ratio, error in rows:
+            writer.writerow([suite, case, impl, "" if n is None else n, num(ms, ".6g"), num(gbps, ".6g"),
+                             num(ratio, ".4f"), error])
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if path != "-":
+        print(f"wrote {path} ({len(rows)} rows)", file=sys.stderr)
