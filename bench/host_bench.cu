@@ -104,23 +104,11 @@ void check_sorted(const Key* keys, std::int64_t n) {
     if (keys[i] < keys[i - 1]) throw std::runtime_error("wrong result: keys out of order");
 }
 
-// Times `work()`, a blocking call, between two events on the context stream.
+// Times `work()`, a blocking call, between two events on the context stream (time_on_gpu: the
+// stop event is recorded once the call has returned with the output in host memory).
 template <class Work>
 void time_blocking(benchmark::State& state, std::int64_t n, double bytes, Work&& work) {
-  auto& ctx = bench_context::get();
-  work();  // warm-up
-  for (auto _ : state) {
-    BENCH_CUDA(cudaEventRecord(ctx.start, ctx.stream));
-    work();
-    BENCH_CUDA(cudaEventRecord(ctx.stop, ctx.stream));
-    BENCH_CUDA(cudaEventSynchronize(ctx.stop));
-    float ms = 0;
-    BENCH_CUDA(cudaEventElapsedTime(&ms, ctx.start, ctx.stop));
-    state.SetIterationTime(static_cast<double>(ms) * 1e-3);
-  }
-  state.counters["GB/s"] = benchmark::Counter(bytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["items"] = static_cast<double>(n);
-  state.SetItemsProcessed(state.iterations() * n);
+  time_on_gpu(state, n, bytes, [&](cudaStream_t) { work(); });
 }
 
 template <class Key, class Value>

@@ -269,7 +269,7 @@ void register_sort_tuning(const std::string& sort_case, const std::string& name)
 // Ballot ranking at Threads x Items tiles, Window look-back words per digit read at once, DelayNs
 // between polls of a predecessor not yet published, at least MinBlocks pass blocks per SM (a
 // register cap). (Match ranking measured slower throughout, on 2026-11-21 and again with the
-// ballots in PTX on 2026-11-22: bench/NOTES.md.)
+// ballots in PTX on 2026-11-22: docs/performance.md.)
 template <class Key, class Value, int Threads, int Items, int Window, int DelayNs, int MinBlocks,
           upsweep::radix_rank_method Rank = upsweep::radix_rank_method::ballot>
 void register_sort_shape(const std::string& sort_case) {
@@ -280,9 +280,9 @@ void register_sort_shape(const std::string& sort_case) {
                      std::to_string(Window) + "_delay" + std::to_string(DelayNs) + "_min" + std::to_string(MinBlocks));
 }
 
-// The defaults (default_radix_tile_shape, large_input_radix_tile_shape) beside session 11's
-// defaults and the next shapes tried. Bytes spilled at the register cap (ptxas, sm_90, session
-// 12): u32 keys 384 x 32 at 80 registers (20), 384 x 20 at 56 (12), 768 x 24 at 80 (none); u64
+// The defaults (default_radix_tile_shape, large_input_radix_tile_shape) beside the 2026-11-22 (58223cd)
+// defaults and the next shapes tried. Bytes spilled at the register cap (ptxas, sm_90,
+// 2026-11-22): u32 keys 384 x 32 at 80 registers (20), 384 x 20 at 56 (12), 768 x 24 at 80 (none); u64
 // keys 384 x 22 at 80 (24), 384 x 14 at 56 (none), 768 x 18 at 80 (none); u32 pairs 384 x 32 at 80
 // (28), 768 x 28 at 80 (4), 768 x 24 and 384 x 23 at 80 (none); u64/u32 pairs 384 x 20 at 80 (36),
 // 768 x 18 at 80 (none), 768 x 20 at 80 (4), 384 x 14 at 80 (none).

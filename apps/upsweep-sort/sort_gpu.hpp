@@ -1,5 +1,7 @@
-// The device half of upsweep-sort: copy the keys in, sort them (Upsweep, CUB or Thrust), copy
-// them out, and compare with CUB when asked. Plain C++ interface, so main.cpp needs no nvcc.
+// The device half of upsweep-sort. Upsweep sorts host to host (upsweep::host_sort_*: in core when
+// the keys fit --memory-limit, else out of core); CUB and Thrust copy the keys in, sort and copy
+// them out. On request the device sort alone is timed too and compared with CUB. Plain C++
+// interface, so main.cpp needs no nvcc.
 #pragma once
 
 #include <upsweep/apps/gpu.hpp>
@@ -20,12 +22,18 @@ struct sort_job {
   sort_order order;              // bit window and direction
   bool pairs = false;            // sort (key, input index) pairs, not keys alone
   bool compare_with_cub = false; // sort again with CUB and compare bit for bit
+  bool time_device_sort = false; // upsweep: also time the sort on the device alone (when it fits)
   int repeat = 1;
   double memory_limit_gib = 0;   // > 0: use at most this much device memory
 };
 
 struct sort_report {
   std::string device_name;
+  double setup_ms = 0;                            // CUDA context, memory, the first call: before any timing
+  double host_sort_min_ms = 0, host_sort_median_ms = 0;  // upsweep: host to host, copies included
+  bool host_sort = false, in_core = false;
+  double budget_gib = 0;                          // upsweep: the device budget it sorted within
+  bool device_sort_timed = false;                 // the fields below: the device sort alone
   double h2d_ms = 0, d2h_ms = 0;
   double sort_min_ms = 0, sort_median_ms = 0;
   double need_gib = 0, free_gib = 0;
@@ -38,5 +46,16 @@ struct sort_report {
 // gets each output key's input index (u32 when n < 2^32, else u64). Throws gpu_error: no device,
 // too little memory (need and free in GiB), a CUDA failure, or a difference from CUB.
 sort_report run_sort(const number_array& keys, const sort_job& job, number_array& sorted, number_array* indices);
+
+// A binary file of `type` keys sorted by Upsweep's host sort into a new binary file (keys only, no
+// verification): both files are mapped, so the keys go from the page cache through the pinned
+// staging to the device and back, with no buffer of the tool's. The output replaces out_path only
+// when complete.
+struct file_sort_times {
+  double map_ms = 0, commit_ms = 0;
+  std::int64_t items = 0;
+};
+sort_report sort_binary_file(const std::string& in_path, const std::string& out_path, element_type type,
+                             const sort_job& job, file_sort_times& times);
 
 }  // namespace upsweep::apps

@@ -71,6 +71,10 @@ add_test(NAME upsweep-sort.no_cuda_device
   COMMAND ${here}/skip_with_gpu.sh ${here}/expect.sh 1
           "^upsweep-sort: no CUDA device available \\(cuda[A-Za-z]+: .+\\)$" ${sort_tool} ${data}/values.txt --type i64)
 set_tests_properties(upsweep-sort.no_cuda_device PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
+# The file-to-file path: the same message, and no output file left behind.
+add_test(NAME upsweep-sort.no_cuda_device_file_to_file
+  COMMAND ${here}/skip_with_gpu.sh ${here}/expect_no_output.sh 1 ${sort_tool} ${data}/ten_bytes.bin --type u16)
+set_tests_properties(upsweep-sort.no_cuda_device_file_to_file PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
 
 # ---- on a GPU ----------------------------------------------------------------------------------
 # The main job: no arguments (100M u32, verified against CUB).
@@ -106,11 +110,32 @@ add_test(NAME upsweep-sort.gpu_stdin
   COMMAND ${here}/skip_without_gpu.sh sh -c "printf '3\\n# c\\n1\\n2\\n' | \"$0\" - --type u8 -o - --verify" ${sort_tool})
 set_tests_properties(upsweep-sort.gpu_stdin PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 120
   PASS_REGULAR_EXPRESSION "^1\n2\n3\n")
+# Past --memory-limit Upsweep sorts out of core (keys 8 times the budget here); CUB cannot.
+upsweep_sort_matches(gpu_out_of_core ${sort_reference} out.bin --generate 20M --type u32 --memory-limit 0.01 --verify)
+upsweep_sort_matches(gpu_out_of_core_pairs ${sort_reference} out.npy --generate 3M --type i64 --dist zipf --pairs
+                     --descending --memory-limit 0.02)
+upsweep_sort_matches(gpu_out_of_core_all_equal ${sort_reference} out.npy --generate 4M --type f32 --dist all-equal
+                     --pairs --memory-limit 0.005)
+# A binary file to a binary file: both mapped, sorted through the page cache (in core, out of core).
+foreach(case "u32;12000000" "f32;4000004;--descending" "i64;40000000;--memory-limit;0.01" "u16;2000002;--bits;3:11")
+  list(POP_FRONT case type bytes)
+  string(REPLACE ";" "_" suffix "${type}${case}")
+  string(REGEX REPLACE "[^A-Za-z0-9_]" "" suffix "${suffix}")
+  add_test(NAME upsweep-sort.gpu_file_to_file_${suffix}
+           COMMAND ${here}/skip_without_gpu.sh ${here}/file_sort_matches.sh ${sort_tool} ${sort_reference} ${bytes}
+                   --type ${type} ${case})
+  set_tests_properties(upsweep-sort.gpu_file_to_file_${suffix} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
 add_test(NAME upsweep-sort.gpu_too_little_memory
   COMMAND ${here}/skip_without_gpu.sh ${here}/expect.sh 1
           "^upsweep-sort: not enough GPU memory: need 0\\.[0-9]+ GiB \\(keys 2 x 0\\.07 \\+ temporary 0\\.[0-9]+\\), 0\\.01 GiB free \\(--memory-limit\\)$"
-          ${sort_tool} --generate 20M --memory-limit 0.01)
+          ${sort_tool} --generate 20M --algo cub --memory-limit 0.01)
 set_tests_properties(upsweep-sort.gpu_too_little_memory PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 120)
+add_test(NAME upsweep-sort.gpu_budget_too_small
+  COMMAND ${here}/skip_without_gpu.sh ${here}/expect.sh 1
+          "^upsweep-sort: --memory-limit 0\\.000100 GiB is below the smallest device budget the host sort works in for these keys$"
+          ${sort_tool} --generate 20M --memory-limit 0.0001 -o out.bin)
+set_tests_properties(upsweep-sort.gpu_budget_too_small PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 120)
 add_test(NAME upsweep-sort.gpu_json
   COMMAND ${here}/skip_without_gpu.sh ${sort_tool} --generate 1M --repeat 3 --json --verify)
 set_tests_properties(upsweep-sort.gpu_json PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 120

@@ -5,6 +5,8 @@
 #include <upsweep/apps/where_predicate.hpp>
 #include <upsweep/apps/write_numbers.hpp>
 
+#include "../support/seed.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <set>
 #include <unistd.h>
 #include <string>
@@ -445,4 +448,23 @@ TEST(Generate, EveryDistributionHasTheSizeAndShapeItPromises) {
   EXPECT_GE(*std::min_element(f.begin(), f.end()), -1.0f);
   EXPECT_LT(*std::max_element(f.begin(), f.end()), 1.0f);
   EXPECT_THROW(parse_distribution("gaussian"), std::invalid_argument);
+}
+
+// Spreadsheet programs start UTF-8 CSV files with a byte order mark: the header's first name is
+// still found, and text files read the same.
+TEST_F(Readers, AByteOrderMarkBeforeTheHeaderIsSkipped) {
+  const std::uint64_t seed = upsweep::test::fresh_seed();
+  SCOPED_TRACE(upsweep::test::seed_trace(seed));
+  std::mt19937_64 random(seed);
+  std::vector<std::int32_t> values(100);
+  std::string csv = "\xEF\xBB\xBFval,other\n", text = "\xEF\xBB\xBF";
+  for (std::int32_t& v : values) {
+    v = static_cast<std::int32_t>(random() % 2000001) - 1000000;
+    csv += std::to_string(v) + ",x\n";
+    text += std::to_string(v) + "\n";
+  }
+  EXPECT_EQ(std::get<std::vector<std::int32_t>>(read_numbers(file("bom.csv", csv), as(file_format::csv, element_type::i32, "val"))),
+            values);
+  EXPECT_EQ(std::get<std::vector<std::int32_t>>(read_numbers(file("bom.txt", text), as(file_format::text, element_type::i32))),
+            values);
 }

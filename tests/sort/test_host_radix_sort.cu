@@ -156,6 +156,10 @@ void expect_sorted(const host_case& c, keys_shape shape, bool pairs, bool* in_co
 
 class HostRadixSort : public gpu_test {};
 
+// Test sizes under the sanitizers' cap, but never below what still makes several chunks of the
+// smallest slot (2^16 items): out of core needs them.
+std::int64_t out_of_core_items(std::int64_t wanted) { return std::max<std::int64_t>(max_test_items(wanted), 1 << 19); }
+
 // `wanted` bytes, or the smallest budget the query accepts for n items of Key and Value if that
 // is more (a slot of 2^16 items at least): small test sizes keep their chunked path.
 template <class Key, class Value = std::uint32_t>
@@ -182,7 +186,7 @@ TEST_F(HostRadixSort, SmallSizesMatchTheStableHostOrder) {
 }
 
 TEST_F(HostRadixSort, OneItemBelowTheInCoreBudgetGoesOutOfCore) {
-  const std::int64_t n = max_test_items(1 << 18);
+  const std::int64_t n = out_of_core_items(1 << 19);
   const std::size_t need = in_core_bytes<std::uint32_t>(n);
   bool in_core = false;
   expect_sorted<std::uint32_t>({n, need}, keys_shape::random, false, &in_core);
@@ -192,7 +196,7 @@ TEST_F(HostRadixSort, OneItemBelowTheInCoreBudgetGoesOutOfCore) {
 }
 
 TEST_F(HostRadixSort, BudgetsOfAThirdAndASixteenthSortEveryShape) {
-  const std::int64_t n = max_test_items(1 << 24);
+  const std::int64_t n = out_of_core_items(1 << 24);
   for (std::size_t divisor : {3u, 16u}) {
     const std::size_t budget = workable_budget<std::uint32_t>(n, static_cast<std::size_t>(n) * sizeof(std::uint32_t) / divisor);
     for (keys_shape shape : {keys_shape::random, keys_shape::all_equal, keys_shape::one_top_digit,
@@ -208,7 +212,7 @@ TEST_F(HostRadixSort, BudgetsOfAThirdAndASixteenthSortEveryShape) {
 }
 
 TEST_F(HostRadixSort, PageableArraysGoThroughStaging) {
-  const std::int64_t n = max_test_items(3 << 20);
+  const std::int64_t n = out_of_core_items(3 << 20);
   for (bool pinned_in : {false, true}) {
     for (bool pinned_out : {false, true}) {
       host_case c{n, 0, pinned_in, pinned_out};
@@ -220,7 +224,7 @@ TEST_F(HostRadixSort, PageableArraysGoThroughStaging) {
 }
 
 TEST_F(HostRadixSort, FloatsDescendingAndBitWindowsFollowTheDeviceOrder) {
-  const std::int64_t n = max_test_items(1 << 21);
+  const std::int64_t n = out_of_core_items(1 << 21);
   for (bool out_of_core : {false, true}) {
     // Bytes for about a fifth of the items in core, as a budget for Key and Value; 0 (in core) otherwise.
     auto budget = [&](auto key, auto value) {
@@ -242,7 +246,7 @@ TEST_F(HostRadixSort, FloatsDescendingAndBitWindowsFollowTheDeviceOrder) {
 }
 
 TEST_F(HostRadixSort, MatchesTheDeviceSortBitForBit) {
-  const std::int64_t n = max_test_items(1 << 22);
+  const std::int64_t n = out_of_core_items(1 << 22);
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   const std::vector<float> keys = make_keys<float>(n, seed, keys_shape::floats_special);
@@ -252,7 +256,7 @@ TEST_F(HostRadixSort, MatchesTheDeviceSortBitForBit) {
   std::vector<float> device_order(keys.size()), host_order(keys.size());
   CUDA_OK(cudaMemcpy(device_order.data(), d_sorted.data(), keys.size() * sizeof(float), cudaMemcpyDeviceToHost));
   upsweep::host_sort_options options;
-  options.device_budget_bytes = static_cast<std::size_t>(n) * sizeof(float) / 3;
+  options.device_budget_bytes = workable_budget<float>(n, static_cast<std::size_t>(n) * sizeof(float) / 3);
   upsweep::host_sort_keys_descending(keys.data(), host_order.data(), n, 0, 32, options);
   EXPECT_TRUE(same_bits(device_order, host_order));
 }

@@ -1,11 +1,49 @@
 // Reading or generating the tools' input (input_source.hpp).
 #include <upsweep/apps/input_source.hpp>
 
+#include <upsweep/apps/file_io.hpp>
 #include <upsweep/apps/generate.hpp>
 #include <upsweep/apps/progress.hpp>
 #include <upsweep/apps/report.hpp>
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace upsweep::apps {
+namespace {
+
+// A raw binary file read straight into its array by several threads (no byte copy, no parse);
+// false for anything else (stdin, pipes), which takes the general path.
+bool read_binary_file(const std::string& path, element_type type, number_array& data,
+                      const std::function<void(std::int64_t, std::int64_t)>& progress) {
+  if (path == "-") return false;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw input_error(path, std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    return false;
+  }
+  try {
+    const auto bytes = static_cast<std::size_t>(info.st_size);
+    const std::size_t size = type_size(type);
+    if (bytes % size != 0)
+      throw input_error(path, "size " + std::to_string(bytes) + " bytes is not a multiple of " + std::to_string(size) +
+                                  " (" + type_name(type) + ")");
+    data = make_array(type, bytes / size);
+    std::visit([&](auto& v) { read_file_range(fd, path, 0, v.data(), bytes, progress); }, data);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  return true;
+}
+
+}  // namespace
 
 number_array read_input(const std::string& path, file_format format, const std::string& type, const std::string& column,
                         bool progress, csv_layout* layout, std::string* keep_bytes) {
@@ -19,6 +57,8 @@ number_array read_input(const std::string& path, file_format format, const std::
     throw usage_error(path + ": raw binary input needs --type (u8..u64, i8..i64, f32, f64)");
   progress_bar bar("reading " + path, progress);
   ro.progress = [&](std::int64_t done, std::int64_t total) { bar.update(done, total); };
+  number_array raw;
+  if (format == file_format::binary && !keep_bytes && read_binary_file(path, *ro.type, raw, ro.progress)) return raw;
   std::string bytes = read_file_bytes(path, ro.progress);
   number_array data = parse_numbers(bytes, path == "-" ? "<stdin>" : path, ro);
   if (keep_bytes) *keep_bytes = std::move(bytes);

@@ -64,6 +64,8 @@ struct line_cursor {
     const std::size_t end = rest.find('\n');
     line = rest.substr(0, end);
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+    constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";  // spreadsheets start UTF-8 files with it
+    if (number == 0 && line.substr(0, byte_order_mark.size()) == byte_order_mark) line.remove_prefix(byte_order_mark.size());
     ++number;
     return true;
   }

@@ -2,6 +2,8 @@
 // temporary file renamed on success; large outputs are formatted and written a chunk at a time.
 #include <upsweep/apps/write_numbers.hpp>
 
+#include <upsweep/apps/file_io.hpp>
+
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -212,12 +214,8 @@ void write_file_atomically(const std::string& path, const std::function<void(std
     if (std::fflush(stdout) != 0) throw input_error("<stdout>", std::strerror(errno));
     return;
   }
-  const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string temp = dir + "." + base + ".tmp.XXXXXX";
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) throw input_error(path, std::strerror(errno));
+  std::string temp;
+  const int fd = create_temp_beside(path, temp);
   std::FILE* f = ::fdopen(fd, "wb");
   if (!f) {
     const int saved = errno;
@@ -234,11 +232,7 @@ void write_file_atomically(const std::string& path, const std::function<void(std
       throw input_error(path, std::strerror(failed ? saved : errno));
     }
     f = nullptr;
-    // mkstemp makes the file 0600; give the output the usual permissions (0666 less the umask).
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::chmod(temp.c_str(), 0666 & ~mask);
-    if (std::rename(temp.c_str(), path.c_str()) != 0) throw input_error(path, std::strerror(errno));
+    publish_temp(temp, path);
   } catch (...) {
     if (f) std::fclose(f);
     ::unlink(temp.c_str());
@@ -248,6 +242,17 @@ void write_file_atomically(const std::string& path, const std::function<void(std
 
 void write_numbers(const std::string& path, const number_array& data, file_format format, const std::string& column_name,
                    const progress_fn& progress) {
+  if (format == file_format::binary && path != "-") {  // the array's bytes as they are, by several threads
+    std::visit(
+        [&](const auto& v) {
+          const auto items = [&](std::int64_t done, std::int64_t) {  // progress counts items, as elsewhere
+            report(progress, static_cast<std::size_t>(done) / sizeof(v[0]), v.size());
+          };
+          write_file_bytes_atomically(path, v.data(), v.size() * sizeof(v[0]), items);
+        },
+        data);
+    return;
+  }
   write_emitted(path, [&](const emit_fn& emit) { emit_numbers(data, format, column_name, emit, progress); });
 }
 

@@ -86,7 +86,7 @@ inline constexpr bool values_copied_async_v = !cuda::std::is_same_v<Value, no_va
 // a tile that leaves several blocks per SM below large_radix_input_items (more tiles to spread
 // over 132 SMs), and above it the largest tile its 80-register cap allows with (almost) no spill
 // (likely, not profiled: each digit's run in a tile is longer, so its scatter leaves fewer partly
-// written sectors; the per-tile work spreads over more keys). H100, session 12, tune rows of one
+// written sectors; the per-tile work spreads over more keys). H100 2026-11-22 (50844ef), tune rows of one
 // run (ms at 2^16 / 2^20 / 2^24 / 2^28; CUB's faster configuration beside):
 //  - 4-byte keys alone: 384 x 20 at three blocks (56 registers, 12 bytes spilled) 0.0408 / 0.0622 /
 //    0.402 / 5.36; 384 x 32 at two (80, 20 bytes) 0.0487 / 0.0610 / 0.407 / 4.90 (CUB 0.053 /
@@ -151,7 +151,7 @@ inline constexpr int default_radix_look_back_delay_ns = cuda::std::is_same_v<Val
 // H100 2026-11-21 (before the PTX ballots), 2^28 u32 keys at 256 x 16: ballot ranking 12.5 ms
 // against 15.2 for match ranking; a look-back window of 4 words 10.2 ms, 8 words 10.6. H200
 // 2026-11-21: keys 9.9 ms at window 4 whatever the pause; pairs 13.7 at window 1 without a pause
-// against 15.7 at window 4 (H100 2026-11-22, session 12: 9.01 against 9.25 at 384 x 32). Inputs of
+// against 15.7 at window 4 (H100 2026-11-22, 50844ef: 9.01 against 9.25 at 384 x 32). Inputs of
 // one tile take the one-launch path.
 namespace detail {
 

@@ -1,0 +1,192 @@
+// Threaded reads and writes of large binary ranges (file_io.hpp).
+#include <upsweep/apps/file_io.hpp>
+
+#include <upsweep/apps/read_numbers.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace upsweep::apps {
+namespace {
+
+// The work unit and the progress step: about 64 pieces a file, from 1 to 64 MB each.
+std::size_t piece_size(std::size_t bytes) {
+  return std::min(std::size_t{64} << 20, std::max(std::size_t{1} << 20, bytes / 64));
+}
+
+// Runs io(offset, pointer, count) over `bytes` in pieces, on up to 8 threads; the first error
+// (errno) wins and stops the others at their next piece.
+template <class Io>
+int for_pieces(std::size_t bytes, const std::function<void(std::int64_t, std::int64_t)>& progress, Io io) {
+  const std::size_t piece_bytes = piece_size(bytes);
+  const std::size_t pieces = (bytes + piece_bytes - 1) / piece_bytes;
+  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(
+      pieces, std::max(1u, std::min(8u, std::thread::hardware_concurrency()))));
+  std::atomic<std::size_t> next{0}, done{0};
+  std::atomic<int> error{0};
+  std::mutex report;
+  auto work = [&] {
+    for (std::size_t p; (p = next++) < pieces && error == 0;) {
+      const std::size_t first = p * piece_bytes, count = std::min(piece_bytes, bytes - first);
+      const int e = io(first, count);
+      if (e != 0) {
+        error = e;
+        return;
+      }
+      const std::size_t total = done += count;
+      if (progress) {
+        std::lock_guard<std::mutex> lock(report);
+        progress(static_cast<std::int64_t>(total), static_cast<std::int64_t>(bytes));
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+  return error;
+}
+
+// pread/pwrite until `count` bytes moved; 0, or the errno (EIO for an early end of file).
+template <class Call>
+int move_all(Call call, std::size_t count) {
+  for (std::size_t moved = 0; moved < count;) {
+    const ssize_t got = call(moved, count - moved);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return errno;
+    if (got == 0) return EIO;
+    moved += static_cast<std::size_t>(got);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int create_temp_beside(const std::string& path, std::string& temp) {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  temp = dir + "." + base + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) throw input_error(path, std::strerror(errno));
+  return fd;
+}
+
+void publish_temp(const std::string& temp, const std::string& path) {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::chmod(temp.c_str(), 0666 & ~mask);
+  if (std::rename(temp.c_str(), path.c_str()) != 0) throw input_error(path, std::strerror(errno));
+}
+
+void read_file_range(int fd, const std::string& name, std::uint64_t offset, void* to, std::size_t bytes,
+                     const std::function<void(std::int64_t, std::int64_t)>& progress) {
+  char* out = static_cast<char*>(to);
+  const int error = for_pieces(bytes, progress, [&](std::size_t first, std::size_t count) {
+    return move_all([&](std::size_t moved, std::size_t left) {
+      return ::pread(fd, out + first + moved, left, static_cast<off_t>(offset + first + moved));
+    }, count);
+  });
+  if (error != 0) throw input_error(name, std::strerror(error));
+}
+
+void write_file_bytes_atomically(const std::string& path, const void* from, std::size_t bytes,
+                                 const std::function<void(std::int64_t, std::int64_t)>& progress) {
+  std::string temp;
+  const int fd = create_temp_beside(path, temp);
+  const char* in = static_cast<const char*>(from);
+  int error = ::ftruncate(fd, static_cast<off_t>(bytes)) == 0 ? 0 : errno;
+  if (error == 0)
+    error = for_pieces(bytes, progress, [&](std::size_t first, std::size_t count) {
+      return move_all([&](std::size_t moved, std::size_t left) {
+        return ::pwrite(fd, in + first + moved, left, static_cast<off_t>(first + moved));
+      }, count);
+    });
+  if (::close(fd) != 0 && error == 0) error = errno;
+  try {
+    if (error != 0) throw input_error(path, std::strerror(error));
+    publish_temp(temp, path);
+  } catch (...) {
+    ::unlink(temp.c_str());
+    throw;
+  }
+}
+
+}  // namespace upsweep::apps
+
+namespace upsweep::apps {
+
+mapped_file mapped_file::open_read(const std::string& path) {
+  mapped_file f;
+  f.path_ = path;
+  f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd_ < 0) throw input_error(path, std::strerror(errno));
+  struct stat info {};
+  if (::fstat(f.fd_, &info) != 0) throw input_error(path, std::strerror(errno));
+  if (!S_ISREG(info.st_mode)) throw input_error(path, "not a regular file");
+  f.bytes_ = static_cast<std::size_t>(info.st_size);
+  if (f.bytes_ > 0) {
+    void* p = ::mmap(nullptr, f.bytes_, PROT_READ, MAP_PRIVATE, f.fd_, 0);
+    if (p == MAP_FAILED) throw input_error(path, std::strerror(errno));
+    f.data_ = p;
+  }
+  return f;
+}
+
+mapped_file mapped_file::create(const std::string& path, std::size_t bytes) {
+  mapped_file f;
+  f.path_ = path;
+  std::string temp;
+  f.fd_ = create_temp_beside(path, temp);
+  f.temp_ = temp;
+  f.bytes_ = bytes;
+  if (::ftruncate(f.fd_, static_cast<off_t>(bytes)) != 0) throw input_error(path, std::strerror(errno));
+  if (bytes > 0) {
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, f.fd_, 0);
+    if (p == MAP_FAILED) throw input_error(path, std::strerror(errno));
+    f.data_ = p;
+  }
+  return f;
+}
+
+mapped_file::mapped_file(mapped_file&& other) noexcept
+    : path_(std::move(other.path_)), temp_(std::move(other.temp_)), fd_(other.fd_), data_(other.data_),
+      bytes_(other.bytes_) {
+  other.fd_ = -1;
+  other.data_ = nullptr;
+  other.temp_.clear();
+}
+
+void mapped_file::release() noexcept {
+  if (data_ != nullptr) ::munmap(data_, bytes_);
+  if (fd_ >= 0) ::close(fd_);
+  data_ = nullptr;
+  fd_ = -1;
+}
+
+mapped_file::~mapped_file() {
+  release();
+  if (!temp_.empty()) ::unlink(temp_.c_str());  // never committed: no half-written output
+}
+
+void mapped_file::commit() {
+  int error = 0;
+  if (data_ != nullptr && ::munmap(data_, bytes_) != 0) error = errno;
+  data_ = nullptr;
+  if (::close(fd_) != 0 && error == 0) error = errno;
+  fd_ = -1;
+  if (error != 0) throw input_error(path_, std::strerror(error));
+  publish_temp(temp_, path_);
+  temp_.clear();
+}
+
+}  // namespace upsweep::apps
