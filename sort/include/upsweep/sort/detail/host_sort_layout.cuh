@@ -94,7 +94,9 @@ struct host_sort_layout {
     device_bytes = slot_bytes(capacity) + shared_bytes();
     if (budget == 0 || device_bytes <= budget) return finish();
     in_core = false;
-    std::int64_t low = host_sort_min_capacity, high = num_items;  // largest capacity that fits
+    // The largest capacity that fits, from the smallest that keeps the rounds under their limit.
+    std::int64_t low = std::max(host_sort_min_capacity, (num_items + host_sort_max_rounds - 1) / host_sort_max_rounds);
+    std::int64_t high = num_items;
     if (!fits(num_items, low, budget)) return false;
     while (low < high) {
       const std::int64_t mid = low + (high - low + 1) / 2;
