@@ -331,7 +331,7 @@ sort_report sort_with(const sort_job& job, const std::vector<Key>& h_in, std::ve
 }
 
 template <class Key>
-sort_report sort_mapped(const mapped_file& in, mapped_file& out, const sort_job& job) {
+sort_report sort_mapped(const mapped_file& in, raw_memory& out, const sort_job& job) {
   const auto n = static_cast<std::int64_t>(in.size() / sizeof(Key));
   if (n == 0) return {};
   return sorter<Key, no_index>(job, n).run_host(static_cast<const Key*>(in.data()), static_cast<Key*>(out.data()),
@@ -349,7 +349,7 @@ sort_report sort_binary_file(const std::string& in_path, const std::string& out_
     throw input_error(in_path, "size " + std::to_string(in.size()) + " bytes is not a multiple of " +
                                    std::to_string(size) + " (" + type_name(type) + ")");
   times.items = static_cast<std::int64_t>(in.size() / size);
-  mapped_file out = mapped_file::create(out_path, in.size());
+  raw_memory out(in.size());
   times.map_ms = ms_since(t);
   sort_report r;
   switch (type) {
@@ -365,8 +365,8 @@ sort_report sort_binary_file(const std::string& in_path, const std::string& out_
     case element_type::f64: r = sort_mapped<double>(in, out, job); break;
   }
   t = std::chrono::steady_clock::now();
-  out.commit();
-  times.commit_ms = ms_since(t);
+  write_file_bytes_atomically(out_path, out.data(), in.size());
+  times.write_ms = ms_since(t);
   return r;
 }
 

@@ -48,11 +48,11 @@ struct sort_report {
 sort_report run_sort(const number_array& keys, const sort_job& job, number_array& sorted, number_array* indices);
 
 // A binary file of `type` keys sorted by Upsweep's host sort into a new binary file (keys only, no
-// verification): both files are mapped, so the keys go from the page cache through the pinned
-// staging to the device and back, with no buffer of the tool's. The output replaces out_path only
-// when complete.
+// verification): the input is mapped (read from the page cache by the sort's staging threads), the
+// output lands in uncleared memory and is written by several threads to a temporary file renamed
+// over out_path when complete.
 struct file_sort_times {
-  double map_ms = 0, commit_ms = 0;
+  double map_ms = 0, write_ms = 0;
   std::int64_t items = 0;
 };
 sort_report sort_binary_file(const std::string& in_path, const std::string& out_path, element_type type,

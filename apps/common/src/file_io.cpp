@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <new>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <thread>
@@ -127,7 +128,6 @@ namespace upsweep::apps {
 
 mapped_file mapped_file::open_read(const std::string& path) {
   mapped_file f;
-  f.path_ = path;
   f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (f.fd_ < 0) throw input_error(path, std::strerror(errno));
   struct stat info {};
@@ -135,58 +135,32 @@ mapped_file mapped_file::open_read(const std::string& path) {
   if (!S_ISREG(info.st_mode)) throw input_error(path, "not a regular file");
   f.bytes_ = static_cast<std::size_t>(info.st_size);
   if (f.bytes_ > 0) {
-    void* p = ::mmap(nullptr, f.bytes_, PROT_READ, MAP_PRIVATE, f.fd_, 0);
+    void* p = ::mmap(nullptr, f.bytes_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f.fd_, 0);
     if (p == MAP_FAILED) throw input_error(path, std::strerror(errno));
     f.data_ = p;
   }
   return f;
 }
 
-mapped_file mapped_file::create(const std::string& path, std::size_t bytes) {
-  mapped_file f;
-  f.path_ = path;
-  std::string temp;
-  f.fd_ = create_temp_beside(path, temp);
-  f.temp_ = temp;
-  f.bytes_ = bytes;
-  if (::ftruncate(f.fd_, static_cast<off_t>(bytes)) != 0) throw input_error(path, std::strerror(errno));
-  if (bytes > 0) {
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, f.fd_, 0);
-    if (p == MAP_FAILED) throw input_error(path, std::strerror(errno));
-    f.data_ = p;
-  }
-  return f;
-}
-
-mapped_file::mapped_file(mapped_file&& other) noexcept
-    : path_(std::move(other.path_)), temp_(std::move(other.temp_)), fd_(other.fd_), data_(other.data_),
-      bytes_(other.bytes_) {
+mapped_file::mapped_file(mapped_file&& other) noexcept : fd_(other.fd_), data_(other.data_), bytes_(other.bytes_) {
   other.fd_ = -1;
   other.data_ = nullptr;
-  other.temp_.clear();
-}
-
-void mapped_file::release() noexcept {
-  if (data_ != nullptr) ::munmap(data_, bytes_);
-  if (fd_ >= 0) ::close(fd_);
-  data_ = nullptr;
-  fd_ = -1;
 }
 
 mapped_file::~mapped_file() {
-  release();
-  if (!temp_.empty()) ::unlink(temp_.c_str());  // never committed: no half-written output
+  if (data_ != nullptr) ::munmap(data_, bytes_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
-void mapped_file::commit() {
-  int error = 0;
-  if (data_ != nullptr && ::munmap(data_, bytes_) != 0) error = errno;
-  data_ = nullptr;
-  if (::close(fd_) != 0 && error == 0) error = errno;
-  fd_ = -1;
-  if (error != 0) throw input_error(path_, std::strerror(error));
-  publish_temp(temp_, path_);
-  temp_.clear();
+raw_memory::raw_memory(std::size_t bytes) : bytes_(bytes) {
+  if (bytes == 0) return;
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  data_ = p;
+}
+
+raw_memory::~raw_memory() {
+  if (data_ != nullptr) ::munmap(data_, bytes_);
 }
 
 }  // namespace upsweep::apps

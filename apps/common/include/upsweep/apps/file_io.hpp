@@ -31,27 +31,37 @@ void write_file_bytes_atomically(const std::string& path, const void* from, std:
 
 namespace upsweep::apps {
 
-// A file mapped into memory: an existing one read-only, or a new one of `bytes` that replaces
-// `path` on commit() (written under a temporary name, removed if never committed). The sort of a
-// binary file to a binary file reads and writes the page cache through these, with no copy into
-// a buffer of the tool's own.
+// An existing file mapped read-only, its pages mapped up front (MAP_POPULATE: from the page cache
+// in one call, not a fault a page). The sort of a binary file reads its keys from here, with no
+// copy into a buffer of the tool's.
 class mapped_file {
  public:
   static mapped_file open_read(const std::string& path);
-  static mapped_file create(const std::string& path, std::size_t bytes);
   mapped_file(mapped_file&& other) noexcept;
   mapped_file& operator=(mapped_file&&) = delete;
   mapped_file(const mapped_file&) = delete;
   ~mapped_file();
-  void* data() const { return data_; }
+  const void* data() const { return data_; }
   std::size_t size() const { return bytes_; }
-  void commit();  // unmap, close, rename over the final path; throws input_error
 
  private:
   mapped_file() = default;
-  void release() noexcept;
-  std::string path_, temp_;  // temp_ empty: read-only
   int fd_ = -1;
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// Anonymous memory, not cleared (std::vector would zero it on one thread first): its pages are
+// first touched by whoever writes them, the sort's staging threads.
+class raw_memory {
+ public:
+  explicit raw_memory(std::size_t bytes);  // throws std::bad_alloc
+  raw_memory(const raw_memory&) = delete;
+  raw_memory& operator=(const raw_memory&) = delete;
+  ~raw_memory();
+  void* data() const { return data_; }
+
+ private:
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };
