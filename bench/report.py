@@ -37,6 +37,7 @@ import sys
 from report_data import MATPLOTLIB_HINT, SUITES, load_all
 from report_tables import (bars_table, errors_section, header, reduce_table, scan_table, suite_tables,
     write_csv)
+from report_headline import headline_table
 from report_charts import charts_section, import_pyplot, plot, use_system_python_for_matplotlib
 
 
@@ -49,6 +50,8 @@ def main():
     parser.add_argument("--markdown", metavar="FILE", default="-", help="markdown tables to FILE ('-': stdout, the default)")
     parser.add_argument("--csv", metavar="FILE", help="one line per row: suite,case,impl,n,median_ms,gb_per_s,ratio_to_cub,error")
     parser.add_argument("--plot", metavar="DIR", help="PNG charts into DIR (needs matplotlib: python3-matplotlib)")
+    parser.add_argument("--headline", metavar="FILE",
+                        help="the README's performance table (a fixed set of rows, Upsweep / CUB) to FILE")
     parser.add_argument("--check", action="store_true",
                         help="only check that the outputs asked for can be made (matplotlib for --plot), read nothing")
     args = parser.parse_args()
@@ -70,6 +73,9 @@ def main():
     charts = plot(results, contexts, args.plot) if args.plot else []
     if args.csv:
         write_csv(results, errors, args.csv)
+    if args.headline:
+        with open(args.headline, "w") as f:
+            f.write(headline_table(results) + "\n")
     sections = [header(contexts)]
     if any(s == "seeds" for (s, _, _, _) in results):
         sections += [scan_table(results), reduce_table(results)]

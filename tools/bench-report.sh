@@ -3,7 +3,8 @@
 # folder; no GPU needed. Installs python3-matplotlib through apt-get when it is missing.
 #   tools/bench-report.sh RESULTS.json [MORE.json ...] [-o DIR]
 # DIR defaults to the first JSON's path without .json (bench/results/X.json -> bench/results/X/);
-# it receives report.md, results.csv and the charts (*.png), which report.md links.
+# it receives report.md, headline.md (the README's performance table), results.csv and the
+# charts (*.png), which report.md links.
 set -euo pipefail
 report=$(dirname "$0")/../bench/report.py
 
@@ -34,5 +35,6 @@ if ! python3 "$report" --check --plot "$out" 2>/dev/null; then
 fi
 
 mkdir -p "$out"
-python3 "$report" "${jsons[@]}" --markdown "$out/report.md" --csv "$out/results.csv" --plot "$out"
-echo "bench-report: $out/report.md, $out/results.csv and $(ls "$out"/*.png | wc -l) charts"
+python3 "$report" "${jsons[@]}" --markdown "$out/report.md" --csv "$out/results.csv" --headline "$out/headline.md" \
+  --plot "$out"
+echo "bench-report: $out/report.md, $out/headline.md (the README table), $out/results.csv and $(ls "$out"/*.png | wc -l) charts"
