@@ -55,11 +55,16 @@ number_array read_input(const std::string& path, file_format format, const std::
   else if (format == file_format::text || format == file_format::csv) ro.type = element_type::f64;
   else if (format == file_format::binary)
     throw usage_error(path + ": raw binary input needs --type (u8..u64, i8..i64, f32, f64)");
-  progress_bar bar("reading " + path, progress);
+  std::string bytes;
+  {
+    progress_bar bar("reading " + path, progress);
+    const auto read_progress = [&](std::int64_t done, std::int64_t total) { bar.update(done, total); };
+    number_array raw;
+    if (format == file_format::binary && !keep_bytes && read_binary_file(path, *ro.type, raw, read_progress)) return raw;
+    bytes = read_file_bytes(path, read_progress);
+  }
+  progress_bar bar("parsing " + path, progress && (format == file_format::text || format == file_format::csv));
   ro.progress = [&](std::int64_t done, std::int64_t total) { bar.update(done, total); };
-  number_array raw;
-  if (format == file_format::binary && !keep_bytes && read_binary_file(path, *ro.type, raw, ro.progress)) return raw;
-  std::string bytes = read_file_bytes(path, ro.progress);
   number_array data = parse_numbers(bytes, path == "-" ? "<stdin>" : path, ro);
   if (keep_bytes) *keep_bytes = std::move(bytes);
   return data;

@@ -1,7 +1,9 @@
 // Readers for binary, text and CSV inputs (.npy in read_npy.cpp). The whole input is read into memory first, then
-// parsed; each format reports its own problems with file, line and column.
+// parsed, text and CSV on several threads (parse_pieces.hpp); each format reports its own problems with file, line
+// and column.
 #include <upsweep/apps/read_numbers.hpp>
 
+#include "parse_pieces.hpp"
 #include "read_formats.hpp"
 
 #include <algorithm>
@@ -57,9 +59,10 @@ std::string parse_one(std::string_view token, std::vector<T>& out) {
   return {};
 }
 
-// One line of text: its 1-based number and its content without the newline.
+// One line of text: its 1-based number (in the piece being read) and its content without the newline.
 struct line_cursor {
   std::string_view rest;
+  bool file_start = false;  // `rest` starts the file: a byte order mark there is skipped
   std::int64_t number = 0;
   bool next(std::string_view& line) {
     if (rest.empty()) return false;
@@ -67,7 +70,8 @@ struct line_cursor {
     line = rest.substr(0, end);
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
     constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";  // spreadsheets start UTF-8 files with it
-    if (number == 0 && line.substr(0, byte_order_mark.size()) == byte_order_mark) line.remove_prefix(byte_order_mark.size());
+    if (file_start && number == 0 && line.substr(0, byte_order_mark.size()) == byte_order_mark)
+      line.remove_prefix(byte_order_mark.size());
     ++number;
     return true;
   }
@@ -84,9 +88,9 @@ std::string_view strip(std::string_view line, std::size_t& offset) {
   return line.substr(b, e - b);
 }
 
-number_array parse_text(std::string_view bytes, const std::string& name, element_type type) {
+number_array parse_text_piece(std::string_view piece, bool file_start, const std::string& name, element_type type) {
   number_array out = make_array(type);
-  line_cursor lines{bytes};
+  line_cursor lines{piece, file_start};
   std::string_view line;
   while (lines.next(line)) {
     std::size_t offset = 0;
@@ -96,6 +100,14 @@ number_array parse_text(std::string_view bytes, const std::string& name, element
     if (!error.empty()) throw input_error(name, lines.number, static_cast<std::int64_t>(offset) + 1, error);
   }
   return out;
+}
+
+number_array parse_text(std::string_view bytes, const std::string& name, const read_options& options) {
+  const detail::piece_plan plan = detail::plan_pieces(bytes.size(), options.parse_threads);
+  auto parts = detail::parse_pieces<number_array>(
+      bytes, detail::split_at_lines(bytes, plan.pieces), plan.threads, options.progress,
+      [&](std::string_view piece) { return parse_text_piece(piece, piece.data() == bytes.data(), name, *options.type); });
+  return detail::concatenate(parts, *options.type);
 }
 
 struct csv_field {
@@ -162,70 +174,114 @@ std::string joined(const std::vector<csv_field>& fields) {
   return s;
 }
 
-number_array parse_csv(std::string_view bytes, const std::string& name, element_type type, const std::string& column,
-                       csv_layout* layout) {
-  number_array out = make_array(type);
-  if (layout) *layout = csv_layout{};
-  const auto span_of = [&](std::string_view line) {
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    return text_span{static_cast<std::size_t>(line.data() - bytes.data()), line.size()};
-  };
-  line_cursor lines{bytes};
-  std::string_view raw;
-  bool first_row = true;
+// The column to read, found in the first row (a header, or the first data row); `data` gets the
+// bytes from the first data row on.
+struct csv_head {
   std::size_t index = 0;
-  while (lines.next(raw)) {
-    std::size_t offset = 0;
-    std::string_view line = raw;
-    while (!line.empty() && is_blank(line.back())) line.remove_suffix(1);
-    if (strip(line, offset).empty() || line[offset] == '#') continue;  // blank or comment line
+  std::string_view data;
+};
+
+bool is_blank_or_comment(std::string_view line) {
+  std::size_t offset = 0;
+  return strip(line, offset).empty() || line[offset] == '#';
+}
+
+std::string_view without_trailing_blanks(std::string_view line) {
+  while (!line.empty() && is_blank(line.back())) line.remove_suffix(1);
+  return line;
+}
+
+text_span span_in(std::string_view whole, std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return text_span{static_cast<std::size_t>(line.data() - whole.data()), line.size()};
+}
+
+std::size_t column_index(const std::vector<csv_field>& fields, bool header, const std::string& column,
+                         const std::string& name, std::int64_t line_number) {
+  if (column.empty()) {
+    if (fields.size() != 1)
+      throw input_error(name, line_number, 0, std::to_string(fields.size()) + " columns; choose one with --column NAME|INDEX");
+    return 0;
+  }
+  const auto named = std::find_if(fields.begin(), fields.end(), [&](const csv_field& f) { return f.text == column; });
+  if (header && named != fields.end()) return static_cast<std::size_t>(named - fields.begin());
+  if (all_digits(column)) {
+    // from_chars, not stoul: an index past size_t is out of range like any other, not an
+    // uncaught std::out_of_range (found by fuzzing).
+    std::size_t index = 0;
+    const auto parsed = std::from_chars(column.data(), column.data() + column.size(), index);
+    if (parsed.ec != std::errc() || index >= fields.size())
+      throw input_error(name, line_number, 0,
+                        "column index " + column + " out of range (" + std::to_string(fields.size()) +
+                            " columns, counted from 0)");
+    return index;
+  }
+  if (header) throw input_error(name, line_number, 0, "no column '" + column + "' (columns: " + joined(fields) + ")");
+  throw input_error(name, line_number, 0, "column '" + column + "' given by name but the file has no header row");
+}
+
+csv_head read_csv_head(std::string_view bytes, const std::string& name, const std::string& column, csv_layout* layout) {
+  line_cursor lines{bytes, true};
+  std::string_view raw;
+  for (std::string_view line_start = lines.rest; lines.next(raw); line_start = lines.rest) {
+    const std::string_view line = without_trailing_blanks(raw);
+    if (is_blank_or_comment(line)) continue;
     const auto fields = split_csv(line, name, lines.number);
-    if (first_row) {
-      first_row = false;
-      // A header is a first row with a field that is not a number.
-      const bool header = std::any_of(fields.begin(), fields.end(),
-                                      [](const csv_field& f) { return !f.text.empty() && !looks_numeric(f.text); });
-      if (column.empty()) {
-        if (fields.size() != 1)
-          throw input_error(name, lines.number, 0,
-                            std::to_string(fields.size()) + " columns; choose one with --column NAME|INDEX");
-        index = 0;
-      } else {
-        const auto named = std::find_if(fields.begin(), fields.end(), [&](const csv_field& f) { return f.text == column; });
-        if (header && named != fields.end()) {
-          index = static_cast<std::size_t>(named - fields.begin());
-        } else if (all_digits(column)) {
-          // from_chars, not stoul: an index past size_t is out of range like any other, not an
-          // uncaught std::out_of_range (found by fuzzing).
-          const auto parsed = std::from_chars(column.data(), column.data() + column.size(), index);
-          if (parsed.ec != std::errc() || index >= fields.size())
-            throw input_error(name, lines.number, 0,
-                              "column index " + column + " out of range (" + std::to_string(fields.size()) +
-                                  " columns, counted from 0)");
-        } else if (header) {
-          throw input_error(name, lines.number, 0, "no column '" + column + "' (columns: " + joined(fields) + ")");
-        } else {
-          throw input_error(name, lines.number, 0, "column '" + column + "' given by name but the file has no header row");
-        }
-      }
-      if (header) {
-        if (layout) {
-          layout->has_header = true;
-          layout->header = span_of(raw);
-        }
-        continue;
-      }
+    // A header is a first row with a field that is not a number.
+    const bool header = std::any_of(fields.begin(), fields.end(),
+                                    [](const csv_field& f) { return !f.text.empty() && !looks_numeric(f.text); });
+    csv_head head{column_index(fields, header, column, name, lines.number), header ? lines.rest : line_start};
+    if (header && layout) {
+      layout->has_header = true;
+      layout->header = span_in(bytes, raw);
     }
+    return head;
+  }
+  return {};
+}
+
+struct csv_part {
+  number_array values;
+  std::vector<text_span> rows;
+};
+
+csv_part parse_csv_rows(std::string_view piece, std::string_view whole, const std::string& name, element_type type,
+                        std::size_t index, bool keep_rows) {
+  csv_part part{make_array(type), {}};
+  line_cursor lines{piece, piece.data() == whole.data()};
+  std::string_view raw;
+  while (lines.next(raw)) {
+    const std::string_view line = without_trailing_blanks(raw);
+    if (is_blank_or_comment(line)) continue;
+    const auto fields = split_csv(line, name, lines.number);
     if (index >= fields.size())
       throw input_error(name, lines.number, static_cast<std::int64_t>(line.size()) + 1,
                         "row has " + std::to_string(fields.size()) + " fields; column " + std::to_string(index) +
                             " (counted from 0) is missing");
     const csv_field& f = fields[index];
-    const std::string error = f.text.empty() ? std::string("empty field") : parse_value(f.text, type, out);
+    const std::string error = f.text.empty() ? std::string("empty field") : parse_value(f.text, type, part.values);
     if (!error.empty()) throw input_error(name, lines.number, static_cast<std::int64_t>(f.column) + 1, error);
-    if (layout) layout->rows.push_back(span_of(raw));
+    if (keep_rows) part.rows.push_back(span_in(whole, raw));
   }
-  return out;
+  return part;
+}
+
+number_array parse_csv(std::string_view bytes, const std::string& name, const read_options& options) {
+  const element_type type = *options.type;
+  csv_layout* layout = options.layout;
+  if (layout) *layout = csv_layout{};
+  const csv_head head = read_csv_head(bytes, name, options.column, layout);
+  const detail::piece_plan plan = detail::plan_pieces(head.data.size(), options.parse_threads);
+  auto parts = detail::parse_pieces<csv_part>(
+      bytes, detail::split_at_lines(head.data, plan.pieces), plan.threads, options.progress,
+      [&](std::string_view piece) { return parse_csv_rows(piece, bytes, name, type, head.index, layout != nullptr); });
+  std::vector<number_array> values;
+  values.reserve(parts.size());
+  for (csv_part& part : parts) {
+    values.push_back(std::move(part.values));
+    if (layout) layout->rows.insert(layout->rows.end(), part.rows.begin(), part.rows.end());
+  }
+  return detail::concatenate(values, type);
 }
 
 }  // namespace
@@ -316,8 +372,8 @@ number_array parse_numbers(std::string_view bytes, const std::string& name, cons
   if (!options.type) throw std::logic_error("parse_numbers: a type is needed for " + std::string(format_name(options.format)));
   switch (options.format) {
     case file_format::binary: return detail::parse_binary(bytes, name, *options.type);
-    case file_format::text: return parse_text(bytes, name, *options.type);
-    case file_format::csv: return parse_csv(bytes, name, *options.type, options.column, options.layout);
+    case file_format::text: return parse_text(bytes, name, options);
+    case file_format::csv: return parse_csv(bytes, name, options);
     case file_format::npy: break;
   }
   return {};

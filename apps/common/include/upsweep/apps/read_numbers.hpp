@@ -1,7 +1,8 @@
 // Reading the tools' inputs: raw little-endian binary, .npy (1-D, C order), text (one value a
 // line, `#` comments), or one column of a CSV. `-` is stdin. Numbers are parsed with
-// std::from_chars (locale-free, exact); every problem is an input_error naming file, line and
-// column. Empty input is a valid, empty result.
+// std::from_chars (locale-free, exact), text and CSV on several threads; every problem is an
+// input_error naming file, line and column (the first in the file when there are several). Empty
+// input is a valid, empty result.
 #pragma once
 
 #include <upsweep/apps/numbers.hpp>
@@ -39,6 +40,7 @@ struct read_options {
   std::string column;                // CSV: a header name, or a 0-based index; empty: the only column
   std::function<void(std::int64_t done, std::int64_t total)> progress;  // bytes read (total -1: unknown)
   csv_layout* layout = nullptr;      // CSV: filled with the rows' places when given
+  unsigned parse_threads = 0;        // text and CSV: 0 is one thread for each 4 MiB, up to 16
 };
 
 // The whole file (or stdin for `-`) as bytes. Throws input_error with strerror's text.
