@@ -1,18 +1,12 @@
 // The device half of upsweep-compact: one allocation per buffer, the library's core layer (its
-// temporary storage sized once, so --repeat times only the kernels), and Thrust as the reference.
+// temporary storage sized once, so --repeat times only the kernels), and Thrust as the reference;
+// an input too large for the device budget goes to compact_stream.cuh.
+#include "compact_calls.cuh"
 #include "compact_gpu.hpp"
+#include "compact_stream.cuh"
 
 #include <upsweep/apps/device_support.hpp>
 #include <upsweep/apps/report.hpp>
-
-#include <upsweep/compact/device_partition.cuh>
-#include <upsweep/compact/device_select.cuh>
-#include <upsweep/util/error.hpp>
-
-#include <thrust/copy.h>
-#include <thrust/count.h>
-#include <thrust/execution_policy.h>
-#include <thrust/partition.h>
 
 #include <cuda_runtime_api.h>
 
@@ -27,47 +21,6 @@ namespace {
 
 constexpr double gib = bytes_per_gib;
 
-struct nonzero {
-  template <class F>
-  __host__ __device__ bool operator()(F f) const { return f != 0; }
-};
-
-// The library call for the job, core layer: with d_temp == nullptr it only sizes the storage.
-template <class T>
-cudaError_t compact_call(const compact_job& job, void* d_temp, std::size_t& bytes, const T* d_in,
-                         const std::uint8_t* d_mask, T* d_out, std::int64_t* d_count, std::int64_t n) {
-  switch (job.mode) {
-    case compact_mode::select:
-      if (job.mask) return upsweep::select_flagged(d_temp, bytes, d_in, d_mask, d_out, d_count, n);
-      return upsweep::select_if(d_temp, bytes, d_in, d_out, d_count, n, *job.where);
-    case compact_mode::partition:
-      return upsweep::partition(d_temp, bytes, d_in, d_out, d_count, n, *job.where);
-    case compact_mode::count:
-      if (job.mask) return upsweep::count_if(d_temp, bytes, d_mask, d_count, n, nonzero{});
-      return upsweep::count_if(d_temp, bytes, d_in, d_count, n, *job.where);
-  }
-  return cudaErrorInvalidValue;
-}
-
-// Thrust's answer on the device; returns its count and leaves its items in d_ref.
-template <class T>
-std::int64_t thrust_reference(const compact_job& job, const T* d_in, const std::uint8_t* d_mask, T* d_ref,
-                              std::int64_t n) {
-  const auto policy = thrust::device;
-  switch (job.mode) {
-    case compact_mode::select:
-      if (job.mask) return thrust::copy_if(policy, d_in, d_in + n, d_mask, d_ref, nonzero{}) - d_ref;
-      return thrust::copy_if(policy, d_in, d_in + n, d_ref, *job.where) - d_ref;
-    case compact_mode::partition:
-      thrust::copy(policy, d_in, d_in + n, d_ref);
-      return thrust::stable_partition(policy, d_ref, d_ref + n, *job.where) - d_ref;
-    case compact_mode::count:
-      if (job.mask) return thrust::count_if(policy, d_mask, d_mask + n, nonzero{});
-      return thrust::count_if(policy, d_in, d_in + n, *job.where);
-  }
-  return -1;
-}
-
 template <class T>
 compact_report run_typed(const std::vector<T>& h_in, const compact_job& job, std::vector<T>* h_out) {
   compact_report report;
@@ -75,24 +28,19 @@ compact_report run_typed(const std::vector<T>& h_in, const compact_job& job, std
   const auto n = static_cast<std::int64_t>(h_in.size());
   const bool writes_items = job.mode != compact_mode::count;
 
-  // Check free memory before allocating: input, output, mask and Thrust's copy plus its
-  // temporaries. The library's own temporaries are small (a few bytes a tile) and are sized once
-  // the buffers exist (partition rejects equal input and output pointers, even when sizing).
-  const double item_bytes = static_cast<double>(n) * sizeof(T);
-  const double in_gib = item_bytes / gib, out_gib = writes_items ? item_bytes / gib : 0;
-  const double mask_gib = job.mask ? static_cast<double>(n) / gib : 0;
-  const double verify_gib = job.verify ? 2 * item_bytes / gib : 0;
+  // The device budget: --memory-limit, else 95 % of the free memory. The whole input is done in one
+  // pass when its buffers fit (input, output, mask, Thrust's copy and temporaries for --verify;
+  // the library's own temporaries are a few bytes a tile), else it is streamed chunk by chunk.
   std::size_t free_bytes = 0, total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  report.need_gib = in_gib + out_gib + mask_gib + verify_gib;
   report.free_gib = static_cast<double>(free_bytes) / gib;
-  if (report.need_gib > report.free_gib) {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "not enough GPU memory: need %.1f GiB (input %.1f + output %.1f + mask %.1f + verify %.1f), "
-                  "%.1f GiB free",
-                  report.need_gib, in_gib, out_gib, mask_gib, verify_gib, report.free_gib);
-    throw gpu_error(text);
+  const double free_budget = 0.95 * static_cast<double>(free_bytes);
+  const double budget = job.memory_limit_gib > 0 ? std::min(job.memory_limit_gib * gib, free_budget) : free_budget;
+  report.budget_gib = budget / gib;
+  report.need_gib = static_cast<double>(n) * static_cast<double>(device_bytes_per_item<T>(job)) / gib;
+  if (report.need_gib * gib > budget) {
+    stream_compaction(h_in, job, h_out, report, static_cast<std::size_t>(budget));
+    return report;
   }
 
   device_buffer<T> d_in(h_in.size()), d_out(writes_items ? h_in.size() : 0);

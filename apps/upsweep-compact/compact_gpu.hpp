@@ -21,6 +21,7 @@ struct compact_job {
   const std::vector<std::uint8_t>* mask = nullptr;  // keep item i where mask[i] != 0
   bool verify = false;
   int repeat = 1;
+  double memory_limit_gib = 0;  // > 0: use at most this much device memory; a larger input is streamed
 };
 
 struct compact_report {
@@ -29,12 +30,18 @@ struct compact_report {
   double h2d_ms = 0, d2h_ms = 0;
   double compute_min_ms = 0, compute_median_ms = 0;
   double need_gib = 0, free_gib = 0;
+  std::int64_t chunks = 0;              // > 0: the input was streamed in this many chunks
+  std::int64_t chunk_items = 0;         //   of this many items, through
+  double staging_gib = 0;               //   this much pinned host memory
+  double budget_gib = 0;                // the device budget (--memory-limit, else the free memory)
   bool verified = false;                // true when --verify ran and matched
   std::string verify_detail;            // what was compared
 };
 
-// Runs the job; `out` (same type as `in`) gets the survivors, or the whole partitioned array.
-// Throws gpu_error (including a verification mismatch).
+// Runs the job; `out` (same type as `in`) gets the survivors, or the whole partitioned array. An
+// input whose buffers do not fit the device budget is streamed chunk by chunk (--repeat is then
+// not applied: the report times the one streamed pass, copies included). Throws gpu_error
+// (including a verification mismatch).
 compact_report run_compaction(const number_array& in, const compact_job& job, number_array* out);
 
 }  // namespace upsweep::apps

@@ -1,6 +1,7 @@
 // upsweep-compact: keep the items of a file (or of generated data) that match a --where predicate
-// or a --mask, on the GPU; or partition them, or count them. Everything the user gives is read
-// and checked before the first CUDA call, so bad input fails the same with or without a GPU.
+// or a --mask, on the GPU; or partition them, or count them. An input larger than the device budget
+// is streamed through the GPU chunk by chunk. Everything the user gives is read and checked before
+// the first CUDA call, so bad input fails the same with or without a GPU.
 #include "compact_gpu.hpp"
 
 #include <upsweep/apps/input_source.hpp>
@@ -27,6 +28,7 @@ struct options {
   std::string where, mask, output, output_format;
   bool unique = false, partition = false, count = false, verify = false, json = false;
   int repeat = 1;
+  double memory_limit_gib = 0;
 };
 
 int run(const options& o) {
@@ -39,6 +41,7 @@ int run(const options& o) {
   job.mode = o.partition ? compact_mode::partition : o.count ? compact_mode::count : compact_mode::select;
   job.verify = o.verify;
   job.repeat = o.repeat;
+  job.memory_limit_gib = o.memory_limit_gib;
   try {
     if (!o.where.empty()) job.where = parse_where(o.where);
     else if (o.mask.empty()) job.where = parse_where("odd");  // the no-argument demo
@@ -95,21 +98,34 @@ int run(const options& o) {
                "\"selected\": {}, \"read_ms\": {:.3f}, \"h2d_ms\": {:.3f}, \"compute_ms\": {:.4f}, "
                "\"compute_median_ms\": {:.4f}, \"repeat\": {}, \"d2h_ms\": {:.3f}, \"write_ms\": {:.3f}, "
                "\"items_per_s\": {:.6g}, \"gb_per_s\": {:.4g}, \"need_gib\": {:.3f}, \"free_gib\": {:.3f}, "
-               "\"gpu\": {}, \"verified\": {}}}\n",
+               "\"gpu\": {}, \"verified\": {}, \"chunks\": {}, \"chunk_items\": {}, \"budget_gib\": {:.3f}}}\n",
                what, json_string(rule), type_name(type_of(in)), n, r.count, read_ms, r.h2d_ms, r.compute_min_ms, r.compute_median_ms,
-               o.repeat, r.d2h_ms, write_ms, items_per_s, gb_per_s, r.need_gib, r.free_gib, json_string(r.device_name),
-               r.verified ? "true" : "false");
+               r.chunks ? 1 : o.repeat, r.d2h_ms, write_ms, items_per_s, gb_per_s, r.need_gib, r.free_gib,
+               json_string(r.device_name), r.verified ? "true" : "false", r.chunks, r.chunk_items, r.budget_gib);
   } else {
     const double pct = n ? 100.0 * static_cast<double>(r.count) / static_cast<double>(n) : 0.0;
     fmt::print(report_to, "{}: {} {} items of {} {} ({}){}: {} selected ({:.2f}%)\n", program, what, n,
                type_name(type_of(in)), source, rule, n == 0 ? " [empty input: nothing to do]" : "", r.count, pct);
     fmt::print(report_to, "  read      {:10.3f} ms\n", read_ms);
-    fmt::print(report_to, "  h2d       {:10.3f} ms\n", r.h2d_ms);
-    fmt::print(report_to, "  compute   {:10.4f} ms  (min of {}, median {:.4f} ms)  {:.3g} items/s  {:.1f} GB/s\n",
-               r.compute_min_ms, o.repeat, r.compute_median_ms, items_per_s, gb_per_s);
-    fmt::print(report_to, "  d2h       {:10.3f} ms\n", r.d2h_ms);
+    if (r.chunks) {
+      fmt::print(report_to,
+                 "  stream    {:10.3f} ms  host to host, copies included: {} chunks of {} items{}  {:.3g} items/s  "
+                 "{:.1f} GB/s\n",
+                 r.compute_min_ms, r.chunks, r.chunk_items, o.repeat > 1 ? " (--repeat applies to in-memory runs only)" : "",
+                 items_per_s, gb_per_s);
+    } else {
+      fmt::print(report_to, "  h2d       {:10.3f} ms\n", r.h2d_ms);
+      fmt::print(report_to, "  compute   {:10.4f} ms  (min of {}, median {:.4f} ms)  {:.3g} items/s  {:.1f} GB/s\n",
+                 r.compute_min_ms, o.repeat, r.compute_median_ms, items_per_s, gb_per_s);
+      fmt::print(report_to, "  d2h       {:10.3f} ms\n", r.d2h_ms);
+    }
     fmt::print(report_to, "  write     {:10.3f} ms{}\n", write_ms, o.output.empty() ? "  (no --output)" : "");
-    fmt::print(report_to, "  gpu       {} (needed {:.2f} GiB of {:.2f} GiB free)\n", r.device_name, r.need_gib, r.free_gib);
+    if (r.chunks)
+      fmt::print(report_to, "  gpu       {} (held {:.2f} GiB of a {:.2f} GiB budget{}, {:.2f} GiB free; {:.2f} GiB pinned staging)\n",
+                 r.device_name, r.need_gib, r.budget_gib, o.memory_limit_gib > 0 ? " (--memory-limit)" : "", r.free_gib,
+                 r.staging_gib);
+    else
+      fmt::print(report_to, "  gpu       {} (needed {:.2f} GiB of {:.2f} GiB free)\n", r.device_name, r.need_gib, r.free_gib);
     if (o.verify) fmt::print(report_to, "  verify    matches {}\n", r.verify_detail);
   }
   return 0;
@@ -137,6 +153,9 @@ int main(int argc, char** argv) {
   count->excludes(output);
   app.add_option("--output-format", o.output_format, "output format (default: from the extension, else the input's)")
       ->check(CLI::IsMember(format_names_list));
+  app.add_option("--memory-limit", o.memory_limit_gib,
+                 "use at most this many GiB of device memory; a larger input is streamed through in chunks")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--verify", o.verify, "compare with Thrust (copy_if, stable_partition, count_if) on the GPU");
   app.add_flag("--json", o.json, "print the report as one JSON object");
   app.add_option("--repeat", o.repeat, "run the GPU work K times; report the fastest and the median")
