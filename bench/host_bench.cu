@@ -2,7 +2,9 @@
 // 2^28 and 2^32 items, timed end to end (CUDA events around a call that returns with the output in
 // host memory). Rows:
 //  - upsweep, upsweep_budget: upsweep::host_sort_* (core layer, storage allocated outside the
-//    timing), with no device limit and with a budget of a quarter of the input (out of core);
+//    timing), with no device limit and with a budget of a quarter of the input (out of core,
+//    through sorted runs in a host scratch); upsweep_budget_no_scratch: out of core without one
+//    (three reads of the input);
 //  - cub_pinned: copy in, cub::DeviceRadixSort, copy out, one after another (what a user writes);
 //  - link: the copies alone, in then out (the floor the sort is held to); link_both: both at once;
 //  - *_pageable: the same from malloc'd arrays (upsweep stages them; CUB copies them as they are).
@@ -24,8 +26,8 @@
 namespace upsweep::bench {
 namespace {
 
-enum class host_impl { link, link_both, cub_pinned, upsweep, upsweep_budget, cub_pageable, upsweep_pageable,
-                       upsweep_budget_pageable };
+enum class host_impl { link, link_both, cub_pinned, upsweep, upsweep_budget, upsweep_budget_no_scratch, cub_pageable,
+                       upsweep_pageable, upsweep_budget_pageable };
 
 bool is_pageable(host_impl impl) {
   return impl == host_impl::cub_pageable || impl == host_impl::upsweep_pageable ||
@@ -176,7 +178,8 @@ void host_row(benchmark::State& state, host_impl impl) {
     return;
   }
   // Upsweep, core layer: the query with the row's budget, storage allocated once.
-  const bool budgeted = impl == host_impl::upsweep_budget || impl == host_impl::upsweep_budget_pageable;
+  const bool budgeted = impl == host_impl::upsweep_budget || impl == host_impl::upsweep_budget_pageable ||
+                        impl == host_impl::upsweep_budget_no_scratch;
   host_sort_storage storage;
   storage.device_bytes = budgeted ? bytes / 4 : 0;
   auto sort = [&] {
@@ -191,6 +194,14 @@ void host_row(benchmark::State& state, host_impl impl) {
   host_block staging(storage.staging_bytes, true);
   storage.d_storage = d_storage.ptr;
   storage.h_staging = staging.ptr;
+  // Out of core: a host scratch of the arrays' kind (pinned while the pinned total stays within
+  // 64 GiB of the host's memory), unless the row is the three-read design without one.
+  std::unique_ptr<host_block> scratch;
+  if (storage.scratch_bytes > 0 && impl != host_impl::upsweep_budget_no_scratch) {
+    const bool pin = !is_pageable(impl) && 2.0 * static_cast<double>(bytes) + static_cast<double>(storage.scratch_bytes) <= 64.0 * (1 << 30);
+    scratch = std::make_unique<host_block>(storage.scratch_bytes, pin);
+    storage.h_scratch = scratch->ptr;
+  }
   time_blocking(state, n, link_bytes, [&] { BENCH_CUDA(sort()); });
   check_sorted(a.k_out(), n);
 }
@@ -209,6 +220,7 @@ void register_host_case(const std::string& row) {
   static const std::pair<host_impl, const char*> impls[] = {
       {host_impl::link, "link"}, {host_impl::link_both, "link_both"}, {host_impl::cub_pinned, "cub_pinned"},
       {host_impl::upsweep, "upsweep"}, {host_impl::upsweep_budget, "upsweep_budget"},
+      {host_impl::upsweep_budget_no_scratch, "upsweep_budget_no_scratch"},
       {host_impl::cub_pageable, "cub_pageable"}, {host_impl::upsweep_pageable, "upsweep_pageable"},
       {host_impl::upsweep_budget_pageable, "upsweep_budget_pageable"}};
   for (const std::int64_t n : host_sizes())  // all rows of one size together: they share the host arrays

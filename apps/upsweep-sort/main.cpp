@@ -118,7 +118,7 @@ int run_file_to_file(const options& o, const sort_order& order) {
   fmt::print("  map       {:10.3f} ms  (the input mapped, the output's memory reserved)\n", t.map_ms);
   fmt::print("  setup     {:10.3f} ms  (CUDA context, device storage, pinned staging, first call)\n", r.setup_ms);
   fmt::print("  sort      {:10.3f} ms  file to file, {} (device budget {:.2f} GiB), {:.2f} GB/s of keys\n",
-             r.host_sort_min_ms, r.in_core ? "in core" : "out of core", r.budget_gib,
+             r.host_sort_min_ms, r.host_path, r.budget_gib,
              gb_per_s(bytes, r.host_sort_min_ms));
   fmt::print("  write     {:10.3f} ms  {:.2f} GB/s  (8 threads, then renamed to {})\n", t.write_ms,
              gb_per_s(bytes, t.write_ms), o.output);
@@ -232,7 +232,7 @@ int run(const options& o) {
                r.setup_ms);
     fmt::print(report_to, "  sort      {:10.3f} ms  host to host, {} (device budget {:.2f} GiB), {:.2f} GB/s of keys, "
                "{:.3f} Gkeys/s  (min of {}, median {:.3f} ms)\n",
-               r.host_sort_min_ms, r.in_core ? "in core" : "out of core", r.budget_gib,
+               r.host_sort_min_ms, r.host_path, r.budget_gib,
                gb_per_s(key_bytes, r.host_sort_min_ms), host_keys_per_s / 1e9, o.repeat, r.host_sort_median_ms);
   }
   if (r.device_sort_timed || !r.host_sort) {

@@ -9,6 +9,7 @@
 #include <upsweep/apps/device_support.hpp>
 #include <upsweep/apps/file_io.hpp>
 #include <upsweep/apps/report.hpp>
+#include <upsweep/apps/side_thread.hpp>
 #include <upsweep/host_sort.hpp>
 
 #include <algorithm>
@@ -17,6 +18,8 @@
 #include <numeric>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -177,7 +180,21 @@ class sorter {
                       " GiB is below the smallest device budget the host sort works in for these keys");
     check(query, "sizing the host sort");
     r.in_core = storage.device_bytes < static_cast<std::size_t>(budget);
-    if (h_in == h_out && !r.in_core) throw std::logic_error("run_host: in place is for sorts that fit the device");
+    r.host_path = r.in_core ? "in core" : "out of core";
+    std::unique_ptr<raw_memory> scratch;  // out of core: sorted runs, the input read twice instead of three times
+    if (!r.in_core && storage.scratch_bytes > 0) {
+      try {
+        scratch = std::make_unique<raw_memory>(storage.scratch_bytes);
+        storage.h_scratch = scratch->data();
+        char text[96];
+        std::snprintf(text, sizeof text, "out of core through sorted runs in %.2f GiB of host scratch",
+                      gib(static_cast<double>(storage.scratch_bytes)));
+        r.host_path = text;
+      } catch (const std::bad_alloc&) {
+        r.host_path = "out of core (no host memory for a scratch: three reads of the input)";
+      }
+    }
+    if (h_in == h_out && !scratch) throw std::logic_error("run_host: in place out of core needs the scratch");
     r.budget_gib = gib(static_cast<double>(storage.device_bytes));
     r.need_gib = r.budget_gib;
     device_buffer<unsigned char> d_storage(storage.device_bytes);
@@ -338,11 +355,25 @@ sort_report sort_mapped(const mapped_file& in, raw_memory& out, const sort_job& 
                                                 nullptr);
 }
 
+// The CUDA context and the in-core sort's kernels, loaded by a small sort (a few hundred ms on a
+// fresh process), while the other thread maps the input.
+template <class Key>
+void warm_up(bool descending) {
+  probe_device();
+  std::vector<Key> keys(std::size_t{1} << 16), sorted(keys.size());
+  const auto n = static_cast<std::int64_t>(keys.size());
+  if (descending) upsweep::host_sort_keys_descending(keys.data(), sorted.data(), n);
+  else upsweep::host_sort_keys(keys.data(), sorted.data(), n);
+}
+
 }  // namespace
 
 sort_report sort_binary_file(const std::string& in_path, const std::string& out_path, element_type type,
                              const sort_job& job, file_sort_times& times) {
   auto t = std::chrono::steady_clock::now();
+  side_thread warm([type, &job] {
+    with_element_type(type, [&](auto key) { warm_up<decltype(key)>(job.order.descending); });
+  });
   const mapped_file in = mapped_file::open_read(in_path);
   const std::size_t size = type_size(type);
   if (in.size() % size != 0)
@@ -351,19 +382,8 @@ sort_report sort_binary_file(const std::string& in_path, const std::string& out_
   times.items = static_cast<std::int64_t>(in.size() / size);
   raw_memory out(in.size());
   times.map_ms = ms_since(t);
-  sort_report r;
-  switch (type) {
-    case element_type::u8: r = sort_mapped<std::uint8_t>(in, out, job); break;
-    case element_type::u16: r = sort_mapped<std::uint16_t>(in, out, job); break;
-    case element_type::u32: r = sort_mapped<std::uint32_t>(in, out, job); break;
-    case element_type::u64: r = sort_mapped<std::uint64_t>(in, out, job); break;
-    case element_type::i8: r = sort_mapped<std::int8_t>(in, out, job); break;
-    case element_type::i16: r = sort_mapped<std::int16_t>(in, out, job); break;
-    case element_type::i32: r = sort_mapped<std::int32_t>(in, out, job); break;
-    case element_type::i64: r = sort_mapped<std::int64_t>(in, out, job); break;
-    case element_type::f32: r = sort_mapped<float>(in, out, job); break;
-    case element_type::f64: r = sort_mapped<double>(in, out, job); break;
-  }
+  warm.join_and_rethrow();
+  sort_report r = with_element_type(type, [&](auto key) { return sort_mapped<decltype(key)>(in, out, job); });
   t = std::chrono::steady_clock::now();
   write_file_bytes_atomically(out_path, out.data(), in.size());
   times.write_ms = ms_since(t);

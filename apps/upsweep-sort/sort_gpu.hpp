@@ -33,6 +33,7 @@ struct sort_report {
   double host_sort_min_ms = 0, host_sort_median_ms = 0;  // upsweep: host to host, copies included
   bool host_sort = false, in_core = false;
   double budget_gib = 0;                          // upsweep: the device budget it sorted within
+  std::string host_path;                          // host sort: "in core", or out of core and how
   bool device_sort_timed = false;                 // the fields below: the device sort alone
   double h2d_ms = 0, d2h_ms = 0;
   double sort_min_ms = 0, sort_median_ms = 0;

@@ -1,6 +1,6 @@
 // Host-to-host sort against the stable host order and the device sort, bitwise: in core and out
-// of core (budgets of a third and a sixteenth of the input, one item below the in-core need),
-// pinned and pageable arrays, skewed keys (all equal, one top digit, one 16-bit prefix past a
+// of core (budgets of a third and a sixteenth of the input, one item below the in-core need), with
+// and without a host scratch (sorted runs), in place with one, pinned and pageable arrays, skewed keys (all equal, one top digit, one 16-bit prefix past a
 // slot), floats with NaN and -0.0, descending, bit windows, pairs' stability; the errors.
 #include "../scan/scan_test_support.cuh"
 #include "sort_test_support.cuh"
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -77,13 +78,18 @@ std::vector<Key> make_keys(std::int64_t n, std::uint64_t seed, keys_shape shape)
   return keys;
 }
 
+enum class scratch_kind { none, pinned, pageable };
+
 struct host_case {
   std::int64_t n = 0;
   std::size_t budget = 0;  // device bytes; 0: what the query says for in core
   bool pinned_in = true, pinned_out = true;
   bool descending = false;
   int begin_bit = 0, end_bit = -1;
+  scratch_kind scratch = scratch_kind::none;  // out of core: through sorted runs in a host scratch
 };
+
+const char* name_of(scratch_kind k) { return k == scratch_kind::none ? "no scratch" : k == scratch_kind::pinned ? "pinned scratch" : "pageable scratch"; }
 
 // The stable order of the window values, as reference_order gives it, by sorting (window, index)
 // pairs in memory order: comparisons through an index array miss the cache at these sizes.
@@ -138,6 +144,14 @@ void expect_sorted(const host_case& c, keys_shape shape, bool pairs, bool* in_co
     upsweep::detail::host_sort_layout<false, Key, upsweep::detail::no_values> keys_layout;
     *in_core = pairs ? pairs_layout.plan(c.n, c.budget) && pairs_layout.in_core
                      : keys_layout.plan(c.n, c.budget) && keys_layout.in_core;
+  }
+  if (storage.scratch_bytes > 0)  // out of core: keys, padded, then values
+    EXPECT_EQ(storage.scratch_bytes, upsweep::detail::round_up_bytes(static_cast<std::size_t>(c.n) * sizeof(Key)) +
+                                         static_cast<std::size_t>(c.n) * (pairs ? sizeof(Value) : 0));
+  std::unique_ptr<host_array<char>> scratch;
+  if (c.scratch != scratch_kind::none && storage.scratch_bytes > 0) {
+    scratch = std::make_unique<host_array<char>>(static_cast<std::int64_t>(storage.scratch_bytes), c.scratch == scratch_kind::pinned);
+    storage.h_scratch = scratch->data();
   }
   device_buffer<char> d_storage(static_cast<std::int64_t>(storage.device_bytes));
   void* h_staging = nullptr;
@@ -201,12 +215,18 @@ TEST_F(HostRadixSort, BudgetsOfAThirdAndASixteenthSortEveryShape) {
     const std::size_t budget = workable_budget<std::uint32_t>(n, static_cast<std::size_t>(n) * sizeof(std::uint32_t) / divisor);
     for (keys_shape shape : {keys_shape::random, keys_shape::all_equal, keys_shape::one_top_digit,
                              keys_shape::one_prefix16, keys_shape::two_values}) {
-      SCOPED_TRACE("budget 1/" + std::to_string(divisor) + ", shape " + std::to_string(static_cast<int>(shape)));
-      bool in_core = true;
-      expect_sorted<std::uint32_t>({n, budget}, shape, false, &in_core);
-      EXPECT_FALSE(in_core);
-      expect_sorted<std::uint32_t>({n, budget * 2}, shape, true, &in_core);
-      EXPECT_FALSE(in_core);
+      for (scratch_kind scratch : {scratch_kind::none, scratch_kind::pinned}) {
+        SCOPED_TRACE("budget 1/" + std::to_string(divisor) + ", shape " + std::to_string(static_cast<int>(shape)) +
+                     ", " + name_of(scratch));
+        bool in_core = true;
+        host_case c{n, budget};
+        c.scratch = scratch;
+        expect_sorted<std::uint32_t>(c, shape, false, &in_core);
+        EXPECT_FALSE(in_core);
+        c.budget = budget * 2;
+        expect_sorted<std::uint32_t>(c, shape, true, &in_core);
+        EXPECT_FALSE(in_core);
+      }
     }
   }
 }
@@ -219,29 +239,35 @@ TEST_F(HostRadixSort, PageableArraysGoThroughStaging) {
       expect_sorted<std::uint32_t>(c, keys_shape::random, true);
       c.budget = workable_budget<std::uint32_t>(n, static_cast<std::size_t>(n) * 8 / 5);  // out of core
       expect_sorted<std::uint32_t>(c, keys_shape::random, true);
+      c.scratch = pinned_in ? scratch_kind::pageable : scratch_kind::pinned;
+      expect_sorted<std::uint32_t>(c, keys_shape::random, true);
     }
   }
 }
 
 TEST_F(HostRadixSort, FloatsDescendingAndBitWindowsFollowTheDeviceOrder) {
   const std::int64_t n = out_of_core_items(1 << 21);
-  for (bool out_of_core : {false, true}) {
+  for (scratch_kind scratch : {scratch_kind::none, scratch_kind::pinned}) {
+   for (bool out_of_core : {false, true}) {
+    if (!out_of_core && scratch != scratch_kind::none) continue;
+    SCOPED_TRACE(std::string(out_of_core ? "out of core, " : "in core, ") + name_of(scratch));
     // Bytes for about a fifth of the items in core, as a budget for Key and Value; 0 (in core) otherwise.
     auto budget = [&](auto key, auto value) {
       using K = decltype(key);
       using V = decltype(value);
       return out_of_core ? workable_budget<K, V>(n, static_cast<std::size_t>(n) * (sizeof(K) + sizeof(V)) * 2 / 5) : 0;
     };
-    expect_sorted<float>({n, budget(float{}, 0u), true, true, false}, keys_shape::floats_special, true);
-    expect_sorted<float>({n, budget(float{}, 0u), true, true, true}, keys_shape::floats_special, true);
-    expect_sorted<double>({n, budget(double{}, 0u), true, true, true}, keys_shape::floats_special, false);
-    expect_sorted<std::int64_t, std::uint64_t>({n, budget(std::int64_t{}, std::uint64_t{}), true, true, false},
+    expect_sorted<float>({n, budget(float{}, 0u), true, true, false, 0, -1, scratch}, keys_shape::floats_special, true);
+    expect_sorted<float>({n, budget(float{}, 0u), true, true, true, 0, -1, scratch}, keys_shape::floats_special, true);
+    expect_sorted<double>({n, budget(double{}, 0u), true, true, true, 0, -1, scratch}, keys_shape::floats_special, false);
+    expect_sorted<std::int64_t, std::uint64_t>({n, budget(std::int64_t{}, std::uint64_t{}), true, true, false, 0, -1, scratch},
                                                keys_shape::random, true);
-    expect_sorted<std::int16_t>({n, budget(std::int16_t{}, 0u), true, true, true}, keys_shape::random, true);
-    expect_sorted<std::uint32_t>({n, budget(0u, 0u), true, true, false, 5, 27}, keys_shape::random, true);
-    expect_sorted<std::uint64_t>({n, budget(std::uint64_t{}, 0u), true, true, true, 20, 44}, keys_shape::one_prefix16,
-                                 true);
-    expect_sorted<std::uint32_t>({n, budget(0u, 0u), true, true, false, 9, 9}, keys_shape::random, true);  // empty
+    expect_sorted<std::int16_t>({n, budget(std::int16_t{}, 0u), true, true, true, 0, -1, scratch}, keys_shape::random, true);
+    expect_sorted<std::uint32_t>({n, budget(0u, 0u), true, true, false, 5, 27, scratch}, keys_shape::random, true);
+    expect_sorted<std::uint64_t>({n, budget(std::uint64_t{}, 0u), true, true, true, 20, 44, scratch},
+                                 keys_shape::one_prefix16, true);
+    expect_sorted<std::uint32_t>({n, budget(0u, 0u), true, true, false, 9, 9, scratch}, keys_shape::random, true);  // empty
+   }
   }
 }
 
@@ -285,6 +311,35 @@ TEST_F(HostRadixSort, LargeOutOfCoreSortOfTwoToThe28Keys) {
   const std::size_t budget = workable_budget<std::uint32_t>(n, static_cast<std::size_t>(n) * sizeof(std::uint32_t) / 16);
   expect_sorted<std::uint32_t>({n, budget}, keys_shape::random, false);
   expect_sorted<std::uint32_t>({n, budget * 16 / 3}, keys_shape::one_top_digit, true);
+  host_case c{n, budget * 4};
+  c.scratch = scratch_kind::pinned;
+  expect_sorted<std::uint32_t>(c, keys_shape::random, true);
+}
+
+// With a host scratch, out of core sorts in place (the runs take the input before any output is
+// written); a scratch smaller than the query's is an error that writes nothing.
+TEST_F(HostRadixSort, AScratchSortsOutOfCoreInPlace) {
+  const std::int64_t n = out_of_core_items(1 << 21);
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(n, seed, keys_shape::one_top_digit);
+  std::vector<std::uint32_t> expected = keys;
+  std::stable_sort(expected.begin(), expected.end());
+  upsweep::host_sort_storage storage;
+  storage.device_bytes = workable_budget<std::uint32_t>(n, static_cast<std::size_t>(n) * sizeof(std::uint32_t) / 5);
+  ASSERT_EQ(cudaSuccess, upsweep::host_sort_keys(storage, keys.data(), keys.data(), n));
+  ASSERT_GT(storage.scratch_bytes, 0u);
+  std::vector<char> scratch(storage.scratch_bytes);
+  upsweep::host_sort_options options;
+  options.device_budget_bytes = storage.device_bytes;
+  options.host_scratch = scratch.data();
+  options.host_scratch_bytes = scratch.size() - 1;
+  const std::vector<std::uint32_t> before = keys;
+  EXPECT_THROW(upsweep::host_sort_keys(keys.data(), keys.data(), n, 0, 32, options), upsweep::cuda_error);
+  EXPECT_EQ(before, keys) << "written after an error";
+  options.host_scratch_bytes = scratch.size();
+  upsweep::host_sort_keys(keys.data(), keys.data(), n, 0, 32, options);
+  EXPECT_EQ(expected, keys);
 }
 
 }  // namespace

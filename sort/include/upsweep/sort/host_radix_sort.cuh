@@ -2,7 +2,7 @@
 // device memory, sorted through the GPU within a device-memory budget. The order is the device
 // sort's (device_radix_sort.cuh), bit for bit, stable, ascending or descending, over a bit window.
 // Two layers:
-//  - core: host_sort_storage (device budget + pinned staging) from the caller. A query (null
+//  - core: host_sort_storage (device budget + pinned staging, a host scratch optional) from the caller. A query (null
 //    d_storage) writes the bytes the call will use; the call never allocates memory. It is
 //    BLOCKING: it returns when the output is in host memory (it creates two copy streams and
 //    waits on them and on `stream`), so it cannot be captured in a CUDA graph.
@@ -16,11 +16,15 @@
 //  - fits the budget (in core): copy in, one partition pass on the top digit, then groups of
 //    digits sorted one after another while earlier groups are copied out. Link: n in, n out.
 //    In place (out == in) is allowed.
-//  - larger than the budget (out of core): a counting read (plus one per refined level when more
-//    than a slot's worth of keys share a prefix), each chunk sorted and split into its groups'
-//    places in the output, then each group sorted in place. Link: 3n in, 2n out. Out == in is
-//    cudaErrorInvalidValue (the second pass writes where input is still unread). Equal keys
-//    beyond a slot need no sort and take no more passes.
+//  - larger than the budget (out of core), with a host scratch (host_sort_storage::h_scratch):
+//    each chunk sorted into the scratch as a run, then the key range cut into groups of at most a
+//    slot, each gathered from its segment of every run, sorted and copied to its place. Link: 2n
+//    in, 2n out, each pass both ways at once. Out == in is allowed.
+//  - out of core without a scratch: a counting read (plus one per refined level when more than a
+//    slot's worth of keys share a prefix), each chunk sorted and split into its groups' places in
+//    the output, then each group sorted in place. Link: 3n in, 2n out. Out == in is
+//    cudaErrorInvalidValue (the second pass writes where input is still unread).
+//  - both: keys of one window value beyond a slot need no sort and take no more passes.
 //  - num_items is 64-bit; n = 0 does nothing; a budget below the smallest workable one (two slots
 //    of 2^16 items, or n / 4096 items) is cudaErrorInvalidValue (also from the query), and so is
 //    pinned staging too small for pageable arrays. Values of any trivially copyable type of 1 to
@@ -43,9 +47,13 @@ cudaError_t dispatch_host_sort(host_sort_storage& storage, const Key* h_keys_in,
   if (!valid_sort_arguments<Key, radix_key_codec<Key>>(num_items, begin_bit, end_bit)) return cudaErrorInvalidValue;
   host_sort_layout<Descending, Key, Value> layout;
   if (!layout.plan(num_items, storage.device_bytes)) return cudaErrorInvalidValue;
+  const std::size_t keys_scratch = round_up_bytes(static_cast<std::size_t>(num_items) * sizeof(Key));
+  const std::size_t scratch_need =
+      layout.in_core ? 0 : keys_scratch + static_cast<std::size_t>(num_items) * value_bytes_v<Value>;
   if (storage.d_storage == nullptr) {
     storage.device_bytes = layout.device_bytes;
     storage.staging_bytes = layout.staging_small_bytes + host_staging_slots * host_staging_slot_bytes;
+    storage.scratch_bytes = scratch_need;
     return cudaSuccess;
   }
   if (num_items == 0) return cudaSuccess;
@@ -55,11 +63,18 @@ cudaError_t dispatch_host_sort(host_sort_storage& storage, const Key* h_keys_in,
   if (has_values && (h_values_in == nullptr || h_values_out == nullptr ||
                      ranges_overlap_partly(h_values_in, h_values_out, num_items)))
     return cudaErrorInvalidValue;
-  if (!layout.in_core && (h_keys_in == h_keys_out || (has_values && ranges_overlap(h_values_in, h_values_out, num_items))))
+  const bool runs = !layout.in_core && storage.h_scratch != nullptr;
+  if (runs && storage.scratch_bytes < scratch_need) return cudaErrorInvalidValue;
+  if (!layout.in_core && !runs &&
+      (h_keys_in == h_keys_out || (has_values && ranges_overlap(h_values_in, h_values_out, num_items))))
     return cudaErrorInvalidValue;
+  char* scratch = static_cast<char*>(runs ? storage.h_scratch : nullptr);
   const host_arrays<Key, Value> arrays{h_keys_in, h_keys_out, h_values_in, h_values_out,
                                        is_dma_ready(h_keys_in) && (!has_values || is_dma_ready(h_values_in)),
-                                       is_dma_ready(h_keys_out) && (!has_values || is_dma_ready(h_values_out))};
+                                       is_dma_ready(h_keys_out) && (!has_values || is_dma_ready(h_values_out)),
+                                       reinterpret_cast<Key*>(scratch),
+                                       scratch && has_values ? reinterpret_cast<Value*>(scratch + keys_scratch) : nullptr,
+                                       scratch && is_dma_ready(scratch)};
   const std::size_t min_staging =
       layout.staging_small_bytes + (arrays.in_ready && arrays.out_ready ? 0 : host_staging_slots * (std::size_t{1} << 20));
   if (storage.staging_bytes < min_staging || (min_staging > 0 && storage.h_staging == nullptr))
@@ -99,6 +114,8 @@ void host_sort_convenience(const char* what, const Key* h_keys_in, Key* h_keys_o
                            host_sort_options options, cudaStream_t stream) {
   host_sort_storage storage;
   storage.device_bytes = options.device_budget_bytes != 0 ? options.device_budget_bytes : default_device_budget();
+  storage.h_scratch = options.host_scratch;
+  storage.scratch_bytes = options.host_scratch_bytes;
   throw_if_failed(dispatch_host_sort<Descending>(storage, h_keys_in, h_keys_out, h_values_in, h_values_out, num_items,
                                                  begin_bit, end_bit, stream),
                   what, __FILE__, __LINE__);
@@ -113,6 +130,8 @@ void host_sort_convenience(const char* what, const Key* h_keys_in, Key* h_keys_o
   stream_allocation device(storage.device_bytes, stream);
   storage.d_storage = device.get();
   storage.h_staging = staging.get();
+  storage.h_scratch = options.host_scratch;  // the query wrote the size it wants over the caller's
+  storage.scratch_bytes = options.host_scratch_bytes;
   throw_if_failed(dispatch_host_sort<Descending>(storage, h_keys_in, h_keys_out, h_values_in, h_values_out, num_items,
                                                  begin_bit, end_bit, stream),
                   what, __FILE__, __LINE__);

@@ -13,16 +13,25 @@ namespace upsweep {
 //  - h_staging, staging_bytes: pinned host memory (cudaMallocHost): the plan's small transfers,
 //    and the slots through which pageable arrays are copied. The query asks for 256 MB and a few
 //    KB; with pinned arrays only the few KB are used, and a pageable array needs 8 MB at least.
+//  - h_scratch, scratch_bytes: optional host memory (pinned is faster) for an input larger than
+//    the budget. With it, out of core reads the input twice instead of three times: sorted runs
+//    into the scratch, then groups gathered from the runs (and out == in is allowed). The query
+//    writes the bytes it takes (keys, then values: n x (key + value) bytes and a little padding;
+//    0 in core); leave h_scratch null to sort without it. It must not overlap the arrays.
 struct host_sort_storage {
   void* d_storage = nullptr;
   std::size_t device_bytes = 0;
   void* h_staging = nullptr;
   std::size_t staging_bytes = 0;
+  void* h_scratch = nullptr;
+  std::size_t scratch_bytes = 0;
 };
 
 // Options of the convenience layer.
 struct host_sort_options {
   std::size_t device_budget_bytes = 0;  // 0: free device memory, less 5 %
+  void* host_scratch = nullptr;         // optional, as host_sort_storage::h_scratch
+  std::size_t host_scratch_bytes = 0;
 };
 
 }  // namespace upsweep

@@ -27,6 +27,12 @@ inline element_type type_of(const number_array& a) { return static_cast<element_
 std::int64_t size_of(const number_array& a);
 number_array make_array(element_type type, std::size_t n = 0);
 
+// fn(T{}) for the C++ type T of `type`, and its result.
+template <class Fn>
+decltype(auto) with_element_type(element_type type, Fn&& fn) {
+  return std::visit([&](const auto& v) { return fn(typename std::decay_t<decltype(v)>::value_type{}); }, make_array(type));
+}
+
 template <class T> constexpr element_type element_type_of();
 template <> constexpr element_type element_type_of<std::uint8_t>() { return element_type::u8; }
 template <> constexpr element_type element_type_of<std::uint16_t>() { return element_type::u16; }

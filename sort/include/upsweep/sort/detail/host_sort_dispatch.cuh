@@ -1,16 +1,20 @@
 // Host-to-host sort, the driver. Three streams: copies in, device work (the caller's stream),
 // copies out; events order them. Two paths:
-//  - in core: the input goes to the device, one pass partitions it by its top digit, then groups
-//    of digits are sorted one after another while earlier groups travel back: the output copy
-//    hides all but the first group's sort.
+//  - in core: the input goes to the device in pieces, counted by its top digit as they land; one
+//    pass partitions it by that digit, then groups of digits are sorted one after another while
+//    earlier groups travel back: the output copy hides all but the first group's sort.
 //  - out of core: (1) count the top digit chunk by chunk, refining buckets too large for a slot;
 //    (2) sort each chunk and copy its part of every group to the group's place in the output;
-//    (3) sort each group in place through the device. Link traffic: 3n in, 2n out.
+//    (3) sort each group in place through the device. Link traffic: 3n in, 2n out. With a host
+//    scratch instead: (1) each chunk sorted into the scratch as a run; (2) each group gathered from
+//    the runs, sorted and copied to its place. Link traffic: 2n in, 2n out.
 #pragma once
 
 #include <upsweep/sort/detail/host_copy.hpp>
 #include <upsweep/sort/detail/host_sort_kernels.cuh>
 #include <upsweep/sort/detail/host_sort_layout.cuh>
+#include <upsweep/sort/detail/host_sort_runs.hpp>
+#include <upsweep/sort/detail/host_sort_streams.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -18,47 +22,6 @@
 #include <vector>
 
 namespace upsweep::detail {
-
-template <class Key, class Value>
-struct host_arrays {
-  const Key* keys_in;
-  Key* keys_out;
-  const Value* values_in;
-  Value* values_out;
-  bool in_ready, out_ready;  // DMA-ready (pinned): no staging
-};
-
-// The streams and events of one call; the destructor waits for everything it started.
-struct host_sort_streams {
-  cudaStream_t compute = nullptr, copy_in = nullptr, copy_out = nullptr;
-  cudaEvent_t loaded[2] = {}, sorted[2] = {}, slot_free[2] = {}, done_out = nullptr;
-  std::vector<cudaEvent_t*> events() { return {&loaded[0], &loaded[1], &sorted[0], &sorted[1], &slot_free[0], &slot_free[1], &done_out}; }
-  cudaError_t create(cudaStream_t stream) {
-    compute = stream;
-    UPSWEEP_CUDA_RETURN(cudaStreamCreateWithFlags(&copy_in, cudaStreamNonBlocking));
-    UPSWEEP_CUDA_RETURN(cudaStreamCreateWithFlags(&copy_out, cudaStreamNonBlocking));
-    for (cudaEvent_t* event : events()) UPSWEEP_CUDA_RETURN(cudaEventCreateWithFlags(event, cudaEventDisableTiming));
-    return cudaSuccess;
-  }
-  // `waiter` runs its later work after what `signaller` has enqueued so far.
-  static cudaError_t after(cudaStream_t waiter, cudaStream_t signaller, cudaEvent_t event) {
-    UPSWEEP_CUDA_RETURN(cudaEventRecord(event, signaller));
-    return cudaStreamWaitEvent(waiter, event, 0);
-  }
-  cudaError_t finish() {
-    UPSWEEP_CUDA_RETURN(cudaStreamSynchronize(copy_in));
-    UPSWEEP_CUDA_RETURN(cudaStreamSynchronize(compute));
-    return cudaStreamSynchronize(copy_out);
-  }
-  ~host_sort_streams() {
-    for (cudaStream_t s : {copy_in, compute, copy_out})
-      if (s != nullptr) static_cast<void>(cudaStreamSynchronize(s));
-    for (cudaEvent_t* event : events())
-      if (*event != nullptr) static_cast<void>(cudaEventDestroy(*event));
-    for (cudaStream_t s : {copy_in, copy_out})
-      if (s != nullptr) static_cast<void>(cudaStreamDestroy(s));
-  }
-};
 
 template <bool Descending, class Key, class Value>
 class host_sort_run {
@@ -113,23 +76,30 @@ class host_sort_run {
   }
 
   // ---- pieces shared by both paths ----
+  // Items [first, first + count) of the host arrays to the slot's first buffer, from its item `at` on.
   cudaError_t upload(slot_t& slot, std::int64_t first, std::int64_t count, const Key* keys, const Value* values,
-                     bool ready, bool with_values = true) {
-    UPSWEEP_CUDA_RETURN(uploader_.upload(slot.keys[0], keys + first, static_cast<std::size_t>(count) * sizeof(Key),
+                     bool ready, bool with_values = true, std::int64_t at = 0) {
+    UPSWEEP_CUDA_RETURN(uploader_.upload(slot.keys[0] + at, keys + first, static_cast<std::size_t>(count) * sizeof(Key),
                                          ready, streams_.copy_in));
     if constexpr (has_values)
-      if (with_values) UPSWEEP_CUDA_RETURN(uploader_.upload(slot.values[0], values + first, static_cast<std::size_t>(count) * sizeof(Value),
-                                                            ready, streams_.copy_in));
+      if (with_values)
+        UPSWEEP_CUDA_RETURN(uploader_.upload(slot.values[0] + at, values + first,
+                                             static_cast<std::size_t>(count) * sizeof(Value), ready, streams_.copy_in));
+    return cudaSuccess;
+  }
+  // `count` items from the device to host keys (and values), or to the output from item `to` on.
+  cudaError_t download_to(Key* h_keys, Value* h_values, bool ready, const Key* d_keys, const Value* d_values,
+                          std::int64_t count) {
+    UPSWEEP_CUDA_RETURN(downloader_.download(h_keys, d_keys, static_cast<std::size_t>(count) * sizeof(Key), ready,
+                                             streams_.copy_out));
+    if constexpr (has_values)
+      UPSWEEP_CUDA_RETURN(downloader_.download(h_values, d_values, static_cast<std::size_t>(count) * sizeof(Value), ready,
+                                               streams_.copy_out));
     return cudaSuccess;
   }
   cudaError_t download(std::int64_t to, const Key* d_keys, const Value* d_values, std::int64_t count) {
-    UPSWEEP_CUDA_RETURN(downloader_.download(arrays_.keys_out + to, d_keys, static_cast<std::size_t>(count) * sizeof(Key),
-                                             arrays_.out_ready, streams_.copy_out));
-    if constexpr (has_values)
-      UPSWEEP_CUDA_RETURN(downloader_.download(arrays_.values_out + to, d_values,
-                                               static_cast<std::size_t>(count) * sizeof(Value), arrays_.out_ready,
-                                               streams_.copy_out));
-    return cudaSuccess;
+    return download_to(arrays_.keys_out + to, has_values ? arrays_.values_out + to : nullptr, arrays_.out_ready, d_keys,
+                       d_values, count);
   }
   // Sorts items [first, first + count) of the slot's buffers over [begin_bit, end_bit), starting in
   // buffer `from`; returns the buffer that holds the result (known without a sync).
@@ -166,19 +136,27 @@ class host_sort_run {
   }
 
   // ---- in core ----
+  // The input goes in in pieces, each counted as it lands, so only the partition waits for the
+  // last piece. Groups of about n/32 pace the copies out: the last group's copy and the first
+  // group's sort are all the output path does not hide (n/16 left a millisecond more at 2^28).
   cudaError_t sort_in_core() {
     slot_t& slot = slots_[0];
-    UPSWEEP_CUDA_RETURN(upload(slot, 0, num_items_, arrays_.keys_in, arrays_.values_in, arrays_.in_ready));
-    UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.compute, streams_.copy_in, streams_.loaded[0]));
+    UPSWEEP_CUDA_RETURN(cudaMemsetAsync(d_counts_, 0, host_sort_digits * sizeof(unsigned long long), streams_.compute));
+    constexpr std::int64_t upload_pieces = 8;
+    const std::int64_t piece = std::max<std::int64_t>((num_items_ + upload_pieces - 1) / upload_pieces, std::int64_t{1} << 20);
+    for (std::int64_t first = 0; first < num_items_; first += piece) {
+      const std::int64_t count = std::min(piece, num_items_ - first);
+      UPSWEEP_CUDA_RETURN(upload(slot, first, count, arrays_.keys_in, arrays_.values_in, arrays_.in_ready, true, first));
+      UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.compute, streams_.copy_in, streams_.loaded[0]));
+      UPSWEEP_CUDA_RETURN(count_digits(slot.keys[0] + first, count, 0, 0));
+    }
     const count_level top = level_digits(window_bits_, 0);
     int partitioned = 0;
-    UPSWEEP_CUDA_RETURN(cudaMemsetAsync(d_counts_, 0, host_sort_digits * sizeof(unsigned long long), streams_.compute));
-    UPSWEEP_CUDA_RETURN(count_digits(slot.keys[0], num_items_, 0, 0));
     UPSWEEP_CUDA_RETURN(sort_range(slot, 0, 0, num_items_, begin_bit_ + top.low, begin_bit_ + top.high, partitioned));
     std::vector<std::int64_t> counts;
     UPSWEEP_CUDA_RETURN(read_counts(0, counts));
     const std::vector<prefix_bucket> buckets = split_buckets({prefix_bucket{0, 0, num_items_}}, top, counts);
-    const std::int64_t pace = std::max<std::int64_t>(num_items_ / 16, std::int64_t{1} << 20);
+    const std::int64_t pace = std::max<std::int64_t>(num_items_ / 32, std::int64_t{1} << 20);
     for (const host_sort_group& group : cut_groups(buckets, pace, window_bits_)) {
       int result = partitioned;
       if (group.needs_sort && top.low > 0)
@@ -303,11 +281,79 @@ class host_sort_run {
   }
 
   cudaError_t sort_out_of_core() {
+    if (arrays_.scratch_keys != nullptr) return sort_through_runs();
     std::vector<prefix_bucket> buckets;
     UPSWEEP_CUDA_RETURN(plan_buckets(buckets));
     const std::vector<host_sort_group> groups = cut_groups(buckets, layout_.capacity, window_bits_);
     UPSWEEP_CUDA_RETURN(distribute(groups));
     return sort_groups(groups);
+  }
+
+  // ---- out of core through sorted runs in the host scratch ----
+  // (1) each chunk sorted and copied to its place in the scratch: a run. The host reads the runs
+  // next, so the copies are waited for.
+  cudaError_t write_runs() {
+    int results[2] = {0, 0};
+    for (std::int64_t c = 0; c < chunks(); ++c) {
+      const int s = static_cast<int>(c % 2);
+      UPSWEEP_CUDA_RETURN(load_chunk(s, c, true));
+      UPSWEEP_CUDA_RETURN(sort_range(slots_[s], 0, 0, chunk_items(c), begin_bit_, end_bit_, results[s]));
+      UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.copy_out, streams_.compute, streams_.sorted[s]));
+      const std::int64_t first = c * layout_.capacity;
+      UPSWEEP_CUDA_RETURN(download_to(arrays_.scratch_keys + first, has_values ? arrays_.scratch_values + first : nullptr,
+                                      arrays_.scratch_ready, slots_[s].keys[results[s]],
+                                      has_values ? slots_[s].values[results[s]] : nullptr, chunk_items(c)));
+      UPSWEEP_CUDA_RETURN(cudaEventRecord(streams_.slot_free[s], streams_.copy_out));
+    }
+    UPSWEEP_CUDA_RETURN(downloader_.finish());
+    return cudaStreamSynchronize(streams_.copy_out);
+  }
+
+  // A group of one window value: its segments in run order are its sorted order, copied on the host.
+  void copy_from_runs(const run_group& group) {
+    std::int64_t to = group.first;
+    for (std::size_t r = 0; r < group.begin.size(); ++r) {
+      const std::int64_t count = group.end[r] - group.begin[r];
+      const std::int64_t from = static_cast<std::int64_t>(r) * layout_.capacity + group.begin[r];
+      parallel_memcpy(arrays_.keys_out + to, arrays_.scratch_keys + from, static_cast<std::size_t>(count) * sizeof(Key),
+                      copy_threads());
+      if constexpr (has_values)
+        parallel_memcpy(arrays_.values_out + to, arrays_.scratch_values + from,
+                        static_cast<std::size_t>(count) * sizeof(Value), copy_threads());
+      to += count;
+    }
+  }
+
+  // (2) each group gathered from its segment of every run, in run order (stable), sorted, and
+  // copied to its place while the next one loads.
+  cudaError_t sort_through_runs() {
+    UPSWEEP_CUDA_RETURN(write_runs());
+    const run_planner<Descending, Key> planner(arrays_.scratch_keys, num_items_, layout_.capacity, begin_bit_, end_bit_);
+    int turn = 0;
+    for (const run_group& group : planner.cut(layout_.capacity)) {
+      if (group.equal_keys || group.count < 2) {
+        copy_from_runs(group);
+        continue;
+      }
+      const int s = turn++ % 2;
+      UPSWEEP_CUDA_RETURN(claim(s));
+      std::int64_t at = 0;
+      for (std::size_t r = 0; r < group.begin.size(); ++r) {
+        const std::int64_t count = group.end[r] - group.begin[r];
+        if (count == 0) continue;
+        UPSWEEP_CUDA_RETURN(upload(slots_[s], static_cast<std::int64_t>(r) * layout_.capacity + group.begin[r], count,
+                                   arrays_.scratch_keys, arrays_.scratch_values, arrays_.scratch_ready, true, at));
+        at += count;
+      }
+      UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.compute, streams_.copy_in, streams_.loaded[s]));
+      int result = 0;
+      UPSWEEP_CUDA_RETURN(sort_range(slots_[s], 0, 0, group.count, begin_bit_, end_bit_, result));
+      UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.copy_out, streams_.compute, streams_.sorted[s]));
+      UPSWEEP_CUDA_RETURN(download(group.first, slots_[s].keys[result], has_values ? slots_[s].values[result] : nullptr,
+                                   group.count));
+      UPSWEEP_CUDA_RETURN(cudaEventRecord(streams_.slot_free[s], streams_.copy_out));
+    }
+    return cudaSuccess;
   }
 
   const host_sort_layout<Descending, Key, Value>& layout_;

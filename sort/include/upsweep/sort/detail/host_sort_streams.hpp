@@ -1,0 +1,57 @@
+// Host-to-host sort: the host arrays of one call and the streams and events that order its copies
+// and its device work (copies in, device work on the caller's stream, copies out).
+#pragma once
+
+#include <upsweep/util/error.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+namespace upsweep::detail {
+
+template <class Key, class Value>
+struct host_arrays {
+  const Key* keys_in;
+  Key* keys_out;
+  const Value* values_in;
+  Value* values_out;
+  bool in_ready, out_ready;  // DMA-ready (pinned): no staging
+  Key* scratch_keys;         // out of core through sorted runs, or null
+  Value* scratch_values;
+  bool scratch_ready;
+};
+
+// The streams and events of one call; the destructor waits for everything it started.
+struct host_sort_streams {
+  cudaStream_t compute = nullptr, copy_in = nullptr, copy_out = nullptr;
+  cudaEvent_t loaded[2] = {}, sorted[2] = {}, slot_free[2] = {}, done_out = nullptr;
+  std::vector<cudaEvent_t*> events() { return {&loaded[0], &loaded[1], &sorted[0], &sorted[1], &slot_free[0], &slot_free[1], &done_out}; }
+  cudaError_t create(cudaStream_t stream) {
+    compute = stream;
+    UPSWEEP_CUDA_RETURN(cudaStreamCreateWithFlags(&copy_in, cudaStreamNonBlocking));
+    UPSWEEP_CUDA_RETURN(cudaStreamCreateWithFlags(&copy_out, cudaStreamNonBlocking));
+    for (cudaEvent_t* event : events()) UPSWEEP_CUDA_RETURN(cudaEventCreateWithFlags(event, cudaEventDisableTiming));
+    return cudaSuccess;
+  }
+  // `waiter` runs its later work after what `signaller` has enqueued so far.
+  static cudaError_t after(cudaStream_t waiter, cudaStream_t signaller, cudaEvent_t event) {
+    UPSWEEP_CUDA_RETURN(cudaEventRecord(event, signaller));
+    return cudaStreamWaitEvent(waiter, event, 0);
+  }
+  cudaError_t finish() {
+    UPSWEEP_CUDA_RETURN(cudaStreamSynchronize(copy_in));
+    UPSWEEP_CUDA_RETURN(cudaStreamSynchronize(compute));
+    return cudaStreamSynchronize(copy_out);
+  }
+  ~host_sort_streams() {
+    for (cudaStream_t s : {copy_in, compute, copy_out})
+      if (s != nullptr) static_cast<void>(cudaStreamSynchronize(s));
+    for (cudaEvent_t* event : events())
+      if (*event != nullptr) static_cast<void>(cudaEventDestroy(*event));
+    for (cudaStream_t s : {copy_in, copy_out})
+      if (s != nullptr) static_cast<void>(cudaStreamDestroy(s));
+  }
+};
+
+}  // namespace upsweep::detail
