@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -32,6 +33,39 @@ enum class host_impl { link, link_both, cub_pinned, upsweep, upsweep_budget, ups
 bool is_pageable(host_impl impl) {
   return impl == host_impl::cub_pageable || impl == host_impl::upsweep_pageable ||
          impl == host_impl::upsweep_budget_pageable;
+}
+
+// A number read from the first line of `path` that `format` matches, or `otherwise`.
+double read_number(const char* path, const char* format, double otherwise) {
+  std::FILE* f = std::fopen(path, "r");
+  if (f == nullptr) return otherwise;
+  char line[256];
+  double value = otherwise, parsed = 0;
+  while (std::fgets(line, sizeof line, f) != nullptr)
+    if (std::sscanf(line, format, &parsed) == 1) {
+      value = parsed;
+      break;
+    }
+  std::fclose(f);
+  return value;
+}
+
+// The host memory this process may still take: MemAvailable, and the cgroup's limit less its use
+// where one is set. Rows whose arrays would not fit are skipped, not left to the out-of-memory
+// killer (2^32 pairs pinned take 64 GiB, their scratch 32 more).
+double host_bytes_available() {
+  const double system = read_number("/proc/meminfo", "MemAvailable: %lf kB", 1e15) * 1024.0;
+  const double limit = read_number("/sys/fs/cgroup/memory.max", "%lf", 1e18);  // "max": no limit, unparsed
+  const double used = read_number("/sys/fs/cgroup/memory.current", "%lf", 0);
+  return std::min(system, limit - used);
+}
+
+void require_host_memory(double bytes, const char* what) {
+  constexpr double margin = 8.0 * (1 << 30);
+  const double available = host_bytes_available();
+  if (bytes + margin > available)
+    throw std::runtime_error(std::string("host memory: ") + what + " needs " + std::to_string(static_cast<long long>(bytes / 1e9)) +
+                             " GB, " + std::to_string(static_cast<long long>(available / 1e9)) + " GB available");
 }
 
 // Host memory, pinned or pageable, freed on scope exit.
@@ -72,6 +106,8 @@ struct host_arrays {
     n = count;
     pinned = pin;
     const auto items = static_cast<std::size_t>(count);
+    require_host_memory(2.0 * static_cast<double>(items) * (sizeof(Key) + sizeof(std::conditional_t<std::is_void_v<Value>, char[0], Value>)),
+                        "the input and output arrays");
     keys_in = std::make_unique<host_block>(items * sizeof(Key), pin);
     keys_out = std::make_unique<host_block>(items * sizeof(Key), pin);
     if constexpr (!std::is_void_v<Value>) {
@@ -199,6 +235,7 @@ void host_row(benchmark::State& state, host_impl impl) {
   std::unique_ptr<host_block> scratch;
   if (storage.scratch_bytes > 0 && impl != host_impl::upsweep_budget_no_scratch) {
     const bool pin = !is_pageable(impl) && 2.0 * static_cast<double>(bytes) + static_cast<double>(storage.scratch_bytes) <= 64.0 * (1 << 30);
+    require_host_memory(static_cast<double>(storage.scratch_bytes), "the scratch");
     scratch = std::make_unique<host_block>(storage.scratch_bytes, pin);
     storage.h_scratch = scratch->ptr;
   }

@@ -157,6 +157,9 @@ raw_memory::raw_memory(std::size_t bytes) : bytes_(bytes) {
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   data_ = p;
+  // Huge pages where the kernel has them: a 4 GiB output first touched 2 MiB at a time, not in a
+  // million 4 KiB faults. Only advice: without them the memory works the same.
+  static_cast<void>(::madvise(p, bytes, MADV_HUGEPAGE));
 }
 
 raw_memory::~raw_memory() {

@@ -258,6 +258,17 @@ class host_sort_run {
     return cudaSuccess;
   }
 
+  // A group uploaded to slot s, once it has landed: sorted, copied to output item `to` on, and the
+  // slot freed when the copy is done.
+  cudaError_t sort_loaded_group(int s, std::int64_t to, std::int64_t count) {
+    UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.compute, streams_.copy_in, streams_.loaded[s]));
+    int result = 0;
+    UPSWEEP_CUDA_RETURN(sort_range(slots_[s], 0, 0, count, begin_bit_, end_bit_, result));
+    UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.copy_out, streams_.compute, streams_.sorted[s]));
+    UPSWEEP_CUDA_RETURN(download(to, slots_[s].keys[result], has_values ? slots_[s].values[result] : nullptr, count));
+    return cudaEventRecord(streams_.slot_free[s], streams_.copy_out);
+  }
+
   // (3) every group that is not yet in order goes through the device once more.
   cudaError_t sort_groups(const std::vector<host_sort_group>& groups) {
     UPSWEEP_CUDA_RETURN(downloader_.finish());  // staged pieces are in the output before it is read
@@ -269,13 +280,7 @@ class host_sort_run {
       UPSWEEP_CUDA_RETURN(claim(s));
       UPSWEEP_CUDA_RETURN(upload(slots_[s], group.first, group.count, arrays_.keys_out, arrays_.values_out,
                                  arrays_.out_ready));
-      UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.compute, streams_.copy_in, streams_.loaded[s]));
-      int result = 0;
-      UPSWEEP_CUDA_RETURN(sort_range(slots_[s], 0, 0, group.count, begin_bit_, end_bit_, result));
-      UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.copy_out, streams_.compute, streams_.sorted[s]));
-      UPSWEEP_CUDA_RETURN(download(group.first, slots_[s].keys[result], has_values ? slots_[s].values[result] : nullptr,
-                                   group.count));
-      UPSWEEP_CUDA_RETURN(cudaEventRecord(streams_.slot_free[s], streams_.copy_out));
+      UPSWEEP_CUDA_RETURN(sort_loaded_group(s, group.first, group.count));
     }
     return cudaSuccess;
   }
@@ -345,13 +350,7 @@ class host_sort_run {
                                    arrays_.scratch_keys, arrays_.scratch_values, arrays_.scratch_ready, true, at));
         at += count;
       }
-      UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.compute, streams_.copy_in, streams_.loaded[s]));
-      int result = 0;
-      UPSWEEP_CUDA_RETURN(sort_range(slots_[s], 0, 0, group.count, begin_bit_, end_bit_, result));
-      UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.copy_out, streams_.compute, streams_.sorted[s]));
-      UPSWEEP_CUDA_RETURN(download(group.first, slots_[s].keys[result], has_values ? slots_[s].values[result] : nullptr,
-                                   group.count));
-      UPSWEEP_CUDA_RETURN(cudaEventRecord(streams_.slot_free[s], streams_.copy_out));
+      UPSWEEP_CUDA_RETURN(sort_loaded_group(s, group.first, group.count));
     }
     return cudaSuccess;
   }

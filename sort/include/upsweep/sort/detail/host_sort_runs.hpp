@@ -40,7 +40,7 @@ class run_planner {
     while (done < num_items_) {
       run_group group;
       group.first = done;
-      group.begin = at;
+      group.begin = std::vector<std::int64_t>(at);  // built, not assigned into: GCC 12 warns on the latter
       if (num_items_ - done <= capacity) {
         group.end = run_ends();
       } else if (low == max_value_ || below(low + 1) - done > capacity) {
@@ -53,7 +53,7 @@ class run_planner {
         low = high;
       }
       for (std::size_t r = 0; r < at.size(); ++r) group.count += group.end[r] - group.begin[r];
-      at = group.end;
+      at = std::vector<std::int64_t>(group.end);
       done += group.count;
       if (group.count > 0) groups.push_back(std::move(group));
     }
