@@ -37,7 +37,8 @@ void expect_groups_sort(std::vector<Key> keys, std::int64_t run_items, std::int6
   for (std::int64_t first = 0; first < n; first += run_items)
     std::stable_sort(keys.begin() + first, keys.begin() + std::min(n, first + run_items), less);
 
-  const std::vector<run_group> groups = run_planner<Descending, Key>(keys.data(), n, run_items, begin_bit, end_bit).cut(capacity);
+  run_planner<Descending, Key> planner(keys.data(), n, run_items, begin_bit, end_bit);
+  const std::vector<run_group> groups = planner.cut(capacity);
   std::vector<Key> sorted;
   std::vector<std::int64_t> at((n + run_items - 1) / run_items, 0);
   for (const run_group& group : groups) {

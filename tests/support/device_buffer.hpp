@@ -32,8 +32,12 @@ class device_buffer {
   T* data() const { return ptr_; }
   std::int64_t size() const { return n_; }
 
+  // Complete on return: cudaMemcpy from pageable memory may return before its last piece has
+  // reached the device, and work on a non-blocking stream would not wait for it (a graph replay
+  // once sorted keys that were still arriving).
   void upload(const std::vector<T>& host) {
     check(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy H2D");
+    check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize after the H2D copy");
   }
   std::vector<T> download(std::int64_t count = -1, std::int64_t offset = 0) const {
     std::vector<T> host(static_cast<std::size_t>(count < 0 ? n_ : count));

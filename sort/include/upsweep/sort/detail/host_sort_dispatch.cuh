@@ -333,9 +333,9 @@ class host_sort_run {
   // copied to its place while the next one loads.
   cudaError_t sort_through_runs() {
     UPSWEEP_CUDA_RETURN(write_runs());
-    const run_planner<Descending, Key> planner(arrays_.scratch_keys, num_items_, layout_.capacity, begin_bit_, end_bit_);
+    run_planner<Descending, Key> planner(arrays_.scratch_keys, num_items_, layout_.capacity, begin_bit_, end_bit_);
     int turn = 0;
-    for (const run_group& group : planner.cut(layout_.capacity)) {
+    for (run_group group; planner.next(layout_.capacity, group);) {  // planned while the last group is in flight
       if (group.equal_keys || group.count < 2) {
         copy_from_runs(group);
         continue;

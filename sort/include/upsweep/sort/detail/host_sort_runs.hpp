@@ -29,34 +29,39 @@ class run_planner {
     const int width = end_bit - begin_bit;
     max_value_ = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
     num_runs_ = run_items > 0 ? (num_items + run_items - 1) / run_items : 0;
+    at_.assign(static_cast<std::size_t>(num_runs_), 0);
   }
 
-  // Greedy: each group takes the most window values whose items fit `capacity`.
-  std::vector<run_group> cut(std::int64_t capacity) const {
-    std::vector<run_group> groups;
-    std::vector<std::int64_t> at(static_cast<std::size_t>(num_runs_), 0);
-    std::int64_t done = 0;
-    std::uint64_t low = 0;  // every item not yet in a group has a window value >= low
-    while (done < num_items_) {
-      run_group group;
-      group.first = done;
-      group.begin = std::vector<std::int64_t>(at);  // built, not assigned into: GCC 12 warns on the latter
-      if (num_items_ - done <= capacity) {
+  // The next group, greedily the most window values whose items fit `capacity`; false once every
+  // item is in a group. One at a time, so the sort plans a group while the last one is in flight.
+  bool next(std::int64_t capacity, run_group& group) {
+    while (done_ < num_items_) {
+      group = run_group{};
+      group.first = done_;
+      group.begin = std::vector<std::int64_t>(at_);  // built, not assigned into: GCC 12 warns on the latter
+      if (num_items_ - done_ <= capacity) {
         group.end = run_ends();
-      } else if (low == max_value_ || below(low + 1) - done > capacity) {
-        group.end = low == max_value_ ? run_ends() : positions(low + 1);
+      } else if (low_ == max_value_ || below(low_ + 1) - done_ > capacity) {
+        group.end = low_ == max_value_ ? run_ends() : positions(low_ + 1);
         group.equal_keys = true;
-        low = low == max_value_ ? low : low + 1;
+        low_ = low_ == max_value_ ? low_ : low_ + 1;
       } else {
-        const std::uint64_t high = largest_fitting(low + 1, done + capacity);
+        const std::uint64_t high = largest_fitting(low_ + 1, done_ + capacity);
         group.end = positions(high);
-        low = high;
+        low_ = high;
       }
-      for (std::size_t r = 0; r < at.size(); ++r) group.count += group.end[r] - group.begin[r];
-      at = std::vector<std::int64_t>(group.end);
-      done += group.count;
-      if (group.count > 0) groups.push_back(std::move(group));
+      for (std::size_t r = 0; r < at_.size(); ++r) group.count += group.end[r] - group.begin[r];
+      at_ = std::vector<std::int64_t>(group.end);
+      done_ += group.count;
+      if (group.count > 0) return true;
     }
+    return false;
+  }
+
+  // Every group at once.
+  std::vector<run_group> cut(std::int64_t capacity) {
+    std::vector<run_group> groups;
+    for (run_group group; next(capacity, group);) groups.push_back(group);
     return groups;
   }
 
@@ -102,6 +107,9 @@ class run_planner {
   int begin_bit_, end_bit_;
   std::uint64_t max_value_ = 0;
   std::int64_t num_runs_ = 0;
+  std::vector<std::int64_t> at_;  // per run, where the next group starts
+  std::int64_t done_ = 0;         // items in groups so far
+  std::uint64_t low_ = 0;         // every item not yet in a group has a window value >= low_
 };
 
 }  // namespace upsweep::detail
