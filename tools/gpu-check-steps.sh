@@ -44,13 +44,16 @@ build_or_unpack() {
 }
 
 # The first line of gtest's own count of each kind, summed over a log's shards, and the shards that
-# printed none (crashed, or cut by their time limit).
+# printed none (crashed, or cut by their time limit). Failures are also counted by name: with
+# --gtest_brief gtest prints no "[  FAILED  ] N tests" line, only each failed test.
 gtest_counts() {  # LOG
   awk '/^\[  PASSED  \] [0-9]+ test/ {p += $4; done++}
        /^\[  SKIPPED \] [0-9]+ test/ {s += $4}
        /^\[  FAILED  \] [0-9]+ test/ {f += $4}
+       /^\[  FAILED  \] [A-Za-z_]/ {if (!($4 in failed)) {failed[$4] = 1; named++}}
        /^\[upsweep shard / {shards++; if (/rc 124\]/) cut++}
-       END {printf "%d passed, %d skipped, %d failed", p, s, f
+       END {if (named > f) f = named
+            printf "%d passed, %d skipped, %d failed", p, s, f
             if (shards > done) printf ", %d of %d shards without a gtest summary", shards - done, shards
             if (cut) printf " (%d cut by the time limit)", cut}' "$1"
 }
