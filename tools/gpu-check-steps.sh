@@ -89,6 +89,18 @@ run_host_tests() {
   ((rc)) && status=1
 }
 
+# The sort across ranks over NCCL (world size 1), when built: NCCL's library from the system, or
+# from the Python wheel that PyTorch brings (nvidia/nccl/lib under site-packages).
+run_nccl_tests() {
+  local tests=$bin/tests/upsweep_nccl_tests dir rc
+  if [ ! -x "$tests" ]; then note "nccl tests: not in this build (no NCCL where it was built)"; return; fi
+  dir=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib"))' 2>/dev/null)
+  LD_LIBRARY_PATH=${dir:+$dir:}${LD_LIBRARY_PATH:-} timeout 120 "$tests" --gtest_brief=1 >"$out/nccl-tests.log" 2>&1
+  rc=$?
+  note "nccl tests (libnccl from ${dir:-the system}): $(gtest_counts "$out/nccl-tests.log") (rc $rc)"
+  ((rc)) && { status=1; tail -20 "$out/nccl-tests.log"; }
+}
+
 # LABEL NAME SHARDS LIMIT_S MAX_ITEMS FILTER: the GPU tests selected by FILTER. Returns its status,
 # for a caller that runs it in a subshell.
 run_gpu_tests() {

@@ -83,6 +83,8 @@ gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
 # fork or run streams side by side. The shards leave them for one process of their own.
 alone_tests='Faults.*:StickyError.*:Concurrency.*'
 past_2_31='*.Large*:*_huge*'
+# Tests that make a CUDA call fail on purpose, which a sanitizer reports as an error.
+deliberate_errors='StickyError.*:Faults.AnAllocationLargerThanTheGpu*'
 # Tests whose sizes cross a default dispatch change that a small UPSWEEP_TEST_MAX_ITEMS would hide:
 # keys and 8-byte pairs take the large-input tiles from 2^20 and 2^24 items; a partition past one
 # wave of tiles takes two kernels.
@@ -100,8 +102,9 @@ source "$root/tools/gpu-check-steps.sh"
 # ---- the tiers ----------------------------------------------------------------------------------
 tier_quick() {
   run_host_tests
+  run_nccl_tests
   local sanitizer_pid
-  ( run_sanitizer memcheck 4 120 9000 "${user_filter:-$representative}-$past_2_31:StickyError.*" ) & sanitizer_pid=$!
+  ( run_sanitizer memcheck 4 120 9000 "${user_filter:-$representative}-$past_2_31:$deliberate_errors" ) & sanitizer_pid=$!
   if [ -n "$user_filter" ]; then
     run_gpu_tests "gpu tests" gpu-tests 1 150 100000 "$user_filter-$past_2_31"
   else
@@ -117,6 +120,7 @@ tier_quick() {
 
 tier_full_tests() {
   run_host_tests
+  run_nccl_tests
   if [ -n "$user_filter" ]; then
     run_gpu_tests "gpu tests" gpu-tests 1 560 0 "$user_filter-$past_2_31"
   else
@@ -135,19 +139,20 @@ tier_full_large() {
 
 # The three tools side by side; initcheck and memcheck are the slower.
 tier_full_sanitizers() {
-  local filter=${user_filter:-*}-$past_2_31:StickyError.* pids=() p
+  local filter=${user_filter:-*}-$past_2_31:$deliberate_errors pids=() p
   ( run_sanitizer memcheck 5 540 100000 "$filter" ) & pids+=($!)
   ( run_sanitizer synccheck 3 540 100000 "$filter" ) & pids+=($!)
   ( run_sanitizer initcheck 6 540 100000 "$filter" ) & pids+=($!)
   for p in "${pids[@]}"; do wait "$p" || status=1; done
 }
 
-# On 2026-11-21 (H200) 15 shards finished the sort tests in 560 s, the slowest test taking 469 s:
-# an odd shard count, because gtest deals tests out round robin and the slowest sort test is every
-# fourth of its suite (14 shards gave all of them to 7 shards). 9000 items still give every
-# look-back three tiles of 4096.
+# gtest deals tests out round robin, so an odd shard count spreads the sort suite's slowest tests
+# (every fourth of the suite) over all shards. The sort tests' shape matrix goes sparse (four data
+# shapes, descending once): in full it kept every shard busy past 570 s (H100, 2026-11-25). 9000
+# items still give every look-back three tiles of 4096.
 tier_full_racecheck() {
-  run_sanitizer racecheck 17 570 9000 "${user_filter:-*}-$past_2_31:StickyError.*"
+  ( export UPSWEEP_TEST_SPARSE=1
+    run_sanitizer racecheck 17 570 9000 "${user_filter:-*}-$past_2_31:$deliberate_errors" ) || status=1
 }
 
 tier_full_rest() {

@@ -20,3 +20,16 @@ if ((${#missing[@]})); then
 fi
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 command -v nvcc >/dev/null || { echo "install-deps: nvcc (CUDA 13) not found" >&2; exit 1; }
+
+# NCCL for Upsweep::sort_nccl, on request (`tools/install-deps.sh --nccl`): the nvidia-nccl-cu13
+# wheel from PyPI, unpacked into .deps/nccl-wheel where CMake looks. A system NCCL needs nothing.
+if [ "${1:-}" = --nccl ]; then
+  deps=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.deps
+  if [ ! -f "$deps/nccl-wheel/nvidia/nccl/include/nccl.h" ]; then
+    mkdir -p "$deps/wheels"
+    python3 -m pip download --no-deps --only-binary=:all: -d "$deps/wheels" nvidia-nccl-cu13 &&
+      python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+        "$(ls "$deps"/wheels/nvidia_nccl_cu13-*.whl | tail -1)" "$deps/nccl-wheel" ||
+      { echo "install-deps: the NCCL wheel could not be fetched" >&2; exit 1; }
+  fi
+fi

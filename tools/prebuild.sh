@@ -42,6 +42,7 @@ else
      apps/upsweep-*/upsweep-sort apps/upsweep-*/upsweep-compact tests/apps/upsweep_sort_reference \
      package-consumer/consumer_cxx/sort_and_compact package-consumer/consumer_cuda/struct_sort \
      tools/soak/upsweep-soak "$root/$out/")
+  [ -x build/gpu/tests/upsweep_nccl_tests ] && (cd build/gpu && cp --parents tests/upsweep_nccl_tests "$root/$out/")
 fi
 if ((no_bench)); then rm -rf "$out/bench"; fi
 # Shared libraries the GPU machine's distribution names differently (Debian's Google Benchmark).
@@ -59,7 +60,7 @@ pack() {  # DIR PATHS...: those paths of $out (relative to it) into DIR/bundle.t
   du -sh "$dir/bundle.txz"
 }
 if ((split)); then
-  pack .prebuilt commit tests/upsweep_gpu_tests tests/upsweep_host_tests
+  pack .prebuilt commit tests/upsweep_gpu_tests tests/upsweep_host_tests $(cd "$out" && ls tests/upsweep_nccl_tests 2>/dev/null)
   pack .prebuilt-tools commit lib tests/apps apps package-consumer tools
   pack .prebuilt-bench commit lib bench
 else

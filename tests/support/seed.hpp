@@ -28,4 +28,12 @@ inline std::int64_t max_test_items(std::int64_t wanted) {
   return wanted;
 }
 
+// True under UPSWEEP_TEST_SPARSE=1 (the GPU check's racecheck): tests that loop over many data
+// shapes keep the few that take different kernel paths. Racecheck instruments every shared-memory
+// access; the sort's full shape matrix took 300 to 385 s a key type under it (H100, 2026-11-25).
+inline bool sparse_tests() {
+  const char* sparse = std::getenv("UPSWEEP_TEST_SPARSE");
+  return sparse != nullptr && sparse[0] != '\0' && sparse[0] != '0';
+}
+
 }  // namespace upsweep::test

@@ -25,14 +25,21 @@ struct host_arrays {
 // The streams and events of one call; the destructor waits for everything it started.
 struct host_sort_streams {
   cudaStream_t compute = nullptr, copy_in = nullptr, copy_out = nullptr;
-  cudaEvent_t loaded[2] = {}, sorted[2] = {}, slot_free[2] = {}, done_out = nullptr;
-  std::vector<cudaEvent_t*> events() { return {&loaded[0], &loaded[1], &sorted[0], &sorted[1], &slot_free[0], &slot_free[1], &done_out}; }
+  cudaEvent_t loaded[2] = {}, sorted[2] = {}, slot_free[2] = {}, done_out = nullptr, begun = nullptr;
+  std::vector<cudaEvent_t*> events() {
+    return {&loaded[0], &loaded[1], &sorted[0], &sorted[1], &slot_free[0], &slot_free[1], &done_out, &begun};
+  }
+  // The copy streams start after the caller's work on `stream`: the device storage may be a
+  // stream-ordered allocation that exists only from there on (compute-sanitizer's initcheck saw
+  // the first copy land before the allocation and called the slot uninitialised).
   cudaError_t create(cudaStream_t stream) {
     compute = stream;
     UPSWEEP_CUDA_RETURN(cudaStreamCreateWithFlags(&copy_in, cudaStreamNonBlocking));
     UPSWEEP_CUDA_RETURN(cudaStreamCreateWithFlags(&copy_out, cudaStreamNonBlocking));
     for (cudaEvent_t* event : events()) UPSWEEP_CUDA_RETURN(cudaEventCreateWithFlags(event, cudaEventDisableTiming));
-    return cudaSuccess;
+    UPSWEEP_CUDA_RETURN(cudaEventRecord(begun, compute));
+    UPSWEEP_CUDA_RETURN(cudaStreamWaitEvent(copy_in, begun, 0));
+    return cudaStreamWaitEvent(copy_out, begun, 0);
   }
   // `waiter` runs its later work after what `signaller` has enqueued so far.
   static cudaError_t after(cudaStream_t waiter, cudaStream_t signaller, cudaEvent_t event) {

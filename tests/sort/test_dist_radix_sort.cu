@@ -1,0 +1,240 @@
+// Sort across ranks on one GPU: P = 1..8 logical ranks through the loopback exchange, each on its
+// own host thread and stream, against the single-GPU sort of all slices in rank order, bitwise
+// (keys, and pairs whose values are the global input index, so stability is checked item by
+// item): every data shape, empty and lopsided ranks, descending, bit windows, equal slices, a too
+// small output on one rank, and the core layer's size query. Fresh random data, seed printed.
+#include "../support/device_buffer.hpp"
+#include "../support/device_random.cuh"
+#include "../support/gpu_test.hpp"
+#include "../support/seed.hpp"
+
+#include <upsweep/sort/detail/dist_loopback.hpp>
+#include <upsweep/sort/dist_radix_sort.cuh>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace upsweep::test;
+
+enum class shape { uniform, all_equal, sorted, reversed, two_values, skewed, special_floats };
+
+template <class Key>
+std::vector<Key> make_slice(std::int64_t n, shape s, std::uint64_t seed, std::int64_t first) {
+  std::vector<Key> keys(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint64_t r = mix64(seed ^ mix64(static_cast<std::uint64_t>(first + i)));
+    switch (s) {
+      case shape::all_equal: r = seed; break;
+      case shape::sorted: r = static_cast<std::uint64_t>(first + i); break;  // wraps for narrow keys
+      case shape::reversed: r = ~static_cast<std::uint64_t>(first + i); break;
+      case shape::two_values: r = (r & 1) ? seed : ~seed; break;
+      case shape::skewed: r = r % 10 == 0 ? r : seed; break;  // 90 % one key
+      case shape::special_floats: {
+        const std::uint64_t pick = r % 6;  // -0.0, +0.0, -NaN, +NaN among random patterns
+        if (pick == 0) r = std::uint64_t{1} << 63;
+        else if (pick == 1) r = 0;
+        else if (pick == 2) r = ~std::uint64_t{0};
+        else if (pick == 3) r = ~std::uint64_t{0} >> 1;
+        break;
+      }
+      default: break;
+    }
+    using bits_t = typename upsweep::radix_traits<Key>::bits_t;
+    const bool counting = s == shape::sorted || s == shape::reversed;
+    const auto bits = static_cast<bits_t>(counting ? r : r >> (64 - 8 * sizeof(Key)));
+    keys[static_cast<std::size_t>(i)] = upsweep::radix_traits<Key>::from_bits(bits);
+  }
+  return keys;
+}
+
+struct dist_case {
+  std::vector<std::int64_t> sizes;  // per rank
+  shape data = shape::uniform;
+  bool descending = false;
+  bool pairs = false;
+  bool rebalance = false;
+  int begin_bit = 0, end_bit = -1;
+};
+
+// Runs `body(rank, exchange, stream)` on P threads, one logical rank each.
+void on_ranks(int p, const std::function<void(int, upsweep::dist_exchange&, cudaStream_t)>& body) {
+  upsweep::detail::loopback_fabric fabric(p);
+  std::vector<std::thread> threads;
+  std::vector<std::string> failures(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        cudaStream_t stream = nullptr;
+        check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        upsweep::detail::loopback_exchange exchange(fabric, r);
+        body(r, exchange, stream);
+        check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+        check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+      } catch (const std::exception& e) {
+        failures[static_cast<std::size_t>(r)] = e.what();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (int r = 0; r < p; ++r) EXPECT_EQ("", failures[static_cast<std::size_t>(r)]) << "rank " << r;
+}
+
+template <class Key>
+void expect_dist_sort(const dist_case& c, std::uint64_t seed) {
+  const int p = static_cast<int>(c.sizes.size());
+  SCOPED_TRACE("ranks " + std::to_string(p) + ", shape " + std::to_string(static_cast<int>(c.data)) +
+               (c.descending ? ", descending" : "") + (c.pairs ? ", pairs" : "") + (c.rebalance ? ", rebalanced" : "") +
+               ", bits [" + std::to_string(c.begin_bit) + ", " + std::to_string(c.end_bit) + ")");
+  // The reference: the single-GPU sort of every slice, concatenated in rank order.
+  std::vector<Key> all;
+  std::vector<std::vector<Key>> slices;
+  std::int64_t total = 0;
+  for (std::int64_t n : c.sizes) {
+    slices.push_back(make_slice<Key>(n, c.data, seed, total));
+    all.insert(all.end(), slices.back().begin(), slices.back().end());
+    total += n;
+  }
+  const int end_bit = c.end_bit < 0 ? static_cast<int>(8 * sizeof(Key)) : c.end_bit;
+  std::vector<std::uint64_t> index(static_cast<std::size_t>(total));
+  for (std::int64_t i = 0; i < total; ++i) index[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(i);
+  device_buffer<Key> d_all(all), d_ref(total);
+  device_buffer<std::uint64_t> d_index(index), d_ref_index(total);
+  if (c.descending) upsweep::sort_pairs_descending(d_all.data(), d_ref.data(), d_index.data(), d_ref_index.data(), total, c.begin_bit, end_bit);
+  else upsweep::sort_pairs(d_all.data(), d_ref.data(), d_index.data(), d_ref_index.data(), total, c.begin_bit, end_bit);
+  const std::vector<Key> expected = d_ref.download();
+  const std::vector<std::uint64_t> expected_index = d_ref_index.download();
+  // Every rank sorts its slice with the others; outputs poisoned first.
+  const std::int64_t capacity = upsweep::dist_receive_bound(total, p);
+  std::vector<std::vector<Key>> got(static_cast<std::size_t>(p));
+  std::vector<std::vector<std::uint64_t>> got_index(static_cast<std::size_t>(p));
+  on_ranks(p, [&](int r, upsweep::dist_exchange& exchange, cudaStream_t stream) {
+    std::int64_t first = 0;
+    for (int q = 0; q < r; ++q) first += c.sizes[q];
+    device_buffer<Key> d_in(slices[r]), d_out(capacity);
+    device_buffer<std::uint64_t> d_values(std::vector<std::uint64_t>(index.begin() + first, index.begin() + first + c.sizes[r]));
+    device_buffer<std::uint64_t> d_values_out(capacity);
+    // Poisoned on the rank's stream: a memset on the legacy stream would not be ordered before it.
+    check(cudaMemsetAsync(d_out.data(), 0xA5, static_cast<std::size_t>(capacity) * sizeof(Key), stream), "cudaMemset");
+    check(cudaMemsetAsync(d_values_out.data(), 0xA5, static_cast<std::size_t>(capacity) * 8, stream), "cudaMemset");
+    upsweep::dist_sort_options options{c.begin_bit, c.end_bit, c.rebalance};
+    std::int64_t n_out = 0;
+    if (c.pairs)
+      n_out = c.descending ? upsweep::dist_sort_pairs_descending(exchange, d_in.data(), d_out.data(), d_values.data(),
+                                                                 d_values_out.data(), c.sizes[r], capacity, options, stream)
+                           : upsweep::dist_sort_pairs(exchange, d_in.data(), d_out.data(), d_values.data(),
+                                                      d_values_out.data(), c.sizes[r], capacity, options, stream);
+    else
+      n_out = c.descending ? upsweep::dist_sort_keys_descending(exchange, d_in.data(), d_out.data(), c.sizes[r],
+                                                                capacity, options, stream)
+                           : upsweep::dist_sort_keys(exchange, d_in.data(), d_out.data(), c.sizes[r], capacity,
+                                                     options, stream);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    got[r] = d_out.download(n_out);
+    if (c.pairs) got_index[r] = d_values_out.download(n_out);
+  });
+  std::vector<Key> joined;
+  std::vector<std::uint64_t> joined_index;
+  for (int r = 0; r < p; ++r) {
+    EXPECT_LE(static_cast<std::int64_t>(got[r].size()), capacity) << "rank " << r;
+    if (c.rebalance) {
+      const std::int64_t slice = total / p + (r < total % p ? 1 : 0);
+      EXPECT_EQ(slice, static_cast<std::int64_t>(got[r].size())) << "rank " << r;
+    }
+    joined.insert(joined.end(), got[r].begin(), got[r].end());
+    joined_index.insert(joined_index.end(), got_index[r].begin(), got_index[r].end());
+  }
+  ASSERT_EQ(joined.size(), expected.size());
+  ASSERT_EQ(0, total == 0 ? 0 : std::memcmp(joined.data(), expected.data(), expected.size() * sizeof(Key)))
+      << "the keys differ from the single-GPU sort";
+  if (c.pairs) EXPECT_EQ(joined_index, expected_index) << "the values (input indices) differ: not stable";
+}
+
+class DistRadixSort : public gpu_test {};
+
+TEST_F(DistRadixSort, EveryRankCountAndShapeMatchesTheSingleGpuSort) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::int64_t each = max_test_items(50001);
+  for (int p = 1; p <= 8; ++p)
+    for (shape s : {shape::uniform, shape::all_equal, shape::sorted, shape::reversed, shape::two_values, shape::skewed}) {
+      std::vector<std::int64_t> sizes;
+      for (int q = 0; q < p; ++q) sizes.push_back(static_cast<std::int64_t>(mix64(seed + p * 31 + q) % (each + 1)));
+      expect_dist_sort<std::uint32_t>({sizes, s, false, p % 2 == 0}, seed + p);
+      if (HasFatalFailure()) return;
+    }
+}
+
+TEST_F(DistRadixSort, EmptyTinyOddAndLopsidedRanks) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::int64_t big = max_test_items(1 << 20);
+  const std::vector<std::vector<std::int64_t>> cases = {{0}, {1}, {0, 0, 0}, {1, 0, 1, 0}, {0, 0, big, 0},
+                                                        {3, 1, 4, 1, 5, 9, 2, 6}, {4095, 4097, 2047, 2049}, {big, 1}};
+  for (const auto& sizes : cases)
+    for (shape s : {shape::uniform, shape::all_equal}) {
+      expect_dist_sort<std::uint32_t>({sizes, s, false, true}, seed);
+      if (HasFatalFailure()) return;
+    }
+}
+
+TEST_F(DistRadixSort, KeyTypesDescendingBitWindowsAndEqualSlices) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::int64_t n = max_test_items(30011);
+  const std::vector<std::int64_t> four = {n, n / 3, 0, n + 7};
+  expect_dist_sort<float>({four, shape::special_floats, false, true}, seed);
+  expect_dist_sort<double>({four, shape::special_floats, true, true}, seed);
+  expect_dist_sort<std::int64_t>({four, shape::uniform, true, false, true}, seed);
+  expect_dist_sort<std::uint64_t>({four, shape::skewed, false, true, true}, seed);
+  expect_dist_sort<std::int16_t>({four, shape::uniform, false, true}, seed);
+  expect_dist_sort<std::uint8_t>({four, shape::uniform, true, true, true}, seed);
+  expect_dist_sort<std::uint32_t>({four, shape::uniform, false, true, false, 5, 27}, seed);
+  expect_dist_sort<std::uint32_t>({four, shape::uniform, true, true, true, 9, 9}, seed);  // an empty window
+  expect_dist_sort<std::uint32_t>({{n, n, n}, shape::all_equal, false, true, true}, seed);
+}
+
+TEST_F(DistRadixSort, LargeSlicesOfTwoToThe24PerRank) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::int64_t n = max_test_items(std::int64_t{1} << 24);
+  expect_dist_sort<std::uint32_t>({{n, n, n, n}, shape::uniform, false, true}, seed);
+}
+
+TEST_F(DistRadixSort, AnOutputTooSmallOnOneRankFailsOnEveryRankAndWritesNothing) {
+  const int p = 3;
+  const std::int64_t n = 10000;
+  std::vector<cudaError_t> status(p);
+  std::vector<std::vector<std::uint32_t>> outputs(p);
+  on_ranks(p, [&](int r, upsweep::dist_exchange& exchange, cudaStream_t stream) {
+    device_buffer<std::uint32_t> d_in(make_slice<std::uint32_t>(n, shape::uniform, 7 + r, r * n));
+    const std::int64_t capacity = r == 1 ? n / 2 : 2 * n;  // rank 1 cannot hold its share
+    device_buffer<std::uint32_t> d_out(capacity);
+    check(cudaMemsetAsync(d_out.data(), 0xA5, static_cast<std::size_t>(capacity) * 4, stream), "cudaMemset");
+    std::size_t bytes = 0;
+    std::int64_t n_out = -1;
+    status[r] = upsweep::dist_sort_keys(nullptr, bytes, exchange, d_in.data(), d_out.data(), n, capacity, &n_out);
+    if (status[r] != cudaSuccess) return;
+    void* d_temp = nullptr;
+    check(cudaMalloc(&d_temp, bytes), "cudaMalloc");
+    status[r] = upsweep::dist_sort_keys(d_temp, bytes, exchange, d_in.data(), d_out.data(), n, capacity, &n_out, {},
+                                        stream);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    check(cudaFree(d_temp), "cudaFree");
+    outputs[r] = d_out.download();
+  });
+  for (int r = 0; r < p; ++r) {
+    EXPECT_EQ(cudaErrorInvalidValue, status[r]) << "rank " << r;
+    for (std::uint32_t v : outputs[r]) ASSERT_EQ(0xA5A5A5A5u, v) << "rank " << r << " wrote its output";
+  }
+}
+
+}  // namespace
