@@ -125,7 +125,7 @@ void expect_dist_sort(const dist_case& c, std::uint64_t seed) {
     // Poisoned on the rank's stream: a memset on the legacy stream would not be ordered before it.
     check(cudaMemsetAsync(d_out.data(), 0xA5, static_cast<std::size_t>(capacity) * sizeof(Key), stream), "cudaMemset");
     check(cudaMemsetAsync(d_values_out.data(), 0xA5, static_cast<std::size_t>(capacity) * 8, stream), "cudaMemset");
-    upsweep::dist_sort_options options{c.begin_bit, c.end_bit, c.rebalance};
+    upsweep::dist_sort_options options{c.begin_bit, c.end_bit, c.rebalance, nullptr};
     std::int64_t n_out = 0;
     if (c.pairs)
       n_out = c.descending ? upsweep::dist_sort_pairs_descending(exchange, d_in.data(), d_out.data(), d_values.data(),

@@ -40,16 +40,15 @@ cudaError_t dispatch_dist_sort(void* d_temp_storage, std::size_t& temp_storage_b
   if (num_items < 0 || out_capacity < 0 || options.begin_bit < 0 || options.begin_bit > end_bit ||
       end_bit > key_bits_v<Key> || exchange.size() < 1 || exchange.rank() < 0 || exchange.rank() >= exchange.size())
     return cudaErrorInvalidValue;
-  constexpr bool has_values = has_values_v<Value>;
-  if ((num_items > 0 && (d_keys_in == nullptr || (has_values && d_values_in == nullptr))) ||
-      (out_capacity > 0 && (d_keys_out == nullptr || (has_values && d_values_out == nullptr))))
-    return cudaErrorInvalidValue;
   dist_sort_run<Descending, Key, Value> run(
       exchange, {d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, out_capacity}, options.begin_bit,
-      end_bit, options.rebalance, stream);
+      end_bit, options.rebalance, options.phases, stream);
   UPSWEEP_CUDA_RETURN(run.carve(d_temp_storage, temp_storage_bytes));
-  if (d_temp_storage == nullptr) return cudaSuccess;
-  if (num_out == nullptr) return cudaErrorInvalidValue;
+  if (d_temp_storage == nullptr) return cudaSuccess;  // the size query needs no arrays
+  constexpr bool has_values = has_values_v<Value>;
+  if ((num_items > 0 && (d_keys_in == nullptr || (has_values && d_values_in == nullptr))) ||
+      (out_capacity > 0 && (d_keys_out == nullptr || (has_values && d_values_out == nullptr))) || num_out == nullptr)
+    return cudaErrorInvalidValue;
   return run.run(*num_out);
 }
 

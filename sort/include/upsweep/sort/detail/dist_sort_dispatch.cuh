@@ -16,10 +16,16 @@
 
 namespace upsweep {
 
+// Events the caller created, recorded on the stream as each phase ends (the benchmark's split).
+struct dist_sort_phases {
+  cudaEvent_t sorted = nullptr, planned = nullptr, exchanged = nullptr, merged = nullptr;
+};
+
 struct dist_sort_options {
   int begin_bit = 0;
   int end_bit = -1;        // -1: every bit of the key
   bool rebalance = false;  // end with equal slices (the first N mod P ranks one item more)
+  const dist_sort_phases* phases = nullptr;
 };
 
 namespace detail {
@@ -39,8 +45,9 @@ class dist_sort_run {
   };
 
   dist_sort_run(dist_exchange& exchange, const arrays& io, int begin_bit, int end_bit, bool rebalance,
-                cudaStream_t stream)
-      : ex_(exchange), io_(io), begin_bit_(begin_bit), end_bit_(end_bit), rebalance_(rebalance), stream_(stream),
+                const dist_sort_phases* phases, cudaStream_t stream)
+      : ex_(exchange), io_(io), begin_bit_(begin_bit), end_bit_(end_bit), rebalance_(rebalance), phases_(phases),
+        stream_(stream),
         ranks_(exchange.size()), rank_(exchange.rank()), samples_(dist_samples_per_rank(exchange.size())) {}
 
   // The temporary storage, or (with d_temp == nullptr) only its size.
@@ -75,11 +82,17 @@ class dist_sort_run {
     if (ranks_ == 1) {  // nothing to exchange: the slice sorted in place of the output
       if (io_.capacity < io_.num_items) return cudaErrorInvalidValue;
       num_out = io_.num_items;
-      return sort_local(d_sort_temp_, sort_bytes_, io_.keys_out, io_.values_out);
+      UPSWEEP_CUDA_RETURN(sort_local(d_sort_temp_, sort_bytes_, io_.keys_out, io_.values_out));
+      for (auto phase : {&dist_sort_phases::sorted, &dist_sort_phases::planned, &dist_sort_phases::exchanged,
+                         &dist_sort_phases::merged})
+        UPSWEEP_CUDA_RETURN(mark(phase));
+      return cudaSuccess;
     }
     UPSWEEP_CUDA_RETURN(sort_local(d_sort_temp_, sort_bytes_, sorted_.keys, sorted_.values));
+    UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::sorted));
     UPSWEEP_CUDA_RETURN(agree_on_splitters());
     UPSWEEP_CUDA_RETURN(agree_on_sends());
+    UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::planned));
     const dist_placement placement(sends_, ranks_);
     for (int q = 0; q < ranks_; ++q) {  // every rank decides alike, so none waits for a failed one
       const std::int64_t slice = placement.balanced_first(q + 1) - placement.balanced_first(q);
@@ -87,6 +100,7 @@ class dist_sort_run {
         return cudaErrorInvalidValue;
     }
     UPSWEEP_CUDA_RETURN(exchange(placement));
+    UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::exchanged));
     const buffers merged = rebalance_ ? buffers{} : buffers{io_.keys_out, io_.values_out};
     buffers at{};
     UPSWEEP_CUDA_RETURN(merge_received(placement, merged, at));
@@ -96,7 +110,7 @@ class dist_sort_run {
     } else {
       num_out = placement.received(rank_);
     }
-    return cudaSuccess;
+    return mark(&dist_sort_phases::merged);
   }
 
  private:
@@ -104,6 +118,10 @@ class dist_sort_run {
     Key* keys = nullptr;
     Value* values = nullptr;
   };
+
+  cudaError_t mark(cudaEvent_t dist_sort_phases::*phase) const {
+    return phases_ != nullptr && phases_->*phase != nullptr ? cudaEventRecord(phases_->*phase, stream_) : cudaSuccess;
+  }
 
   cudaError_t sort_local(void* d_temp, std::size_t& bytes, Key* keys_out, Value* values_out) {
     using policy_t = radix_sort_policy_t<void, Key, Value>;
@@ -268,6 +286,7 @@ class dist_sort_run {
   arrays io_;
   int begin_bit_, end_bit_;
   bool rebalance_;
+  const dist_sort_phases* phases_;
   cudaStream_t stream_;
   int ranks_, rank_;
   std::int64_t samples_;

@@ -1,0 +1,195 @@
+// Suite `dist`: the sort across ranks with P logical ranks on one GPU (the loopback exchange:
+// threads, one stream each, device-to-device copies), against the single-GPU sort of the same
+// total, u32 keys and u32/u32 pairs at 2^24, 2^26 and 2^28 items in all. Rows:
+//  - single: upsweep::sort_keys / sort_pairs of all items (core layer);
+//  - ranks_1, ranks_2, ranks_4, ranks_8: dist_sort_* with the items split evenly over P ranks,
+//    timed from before the first rank starts to after the last one ends (CUDA events on the
+//    benchmark's stream, which every rank's stream waits for and which waits for every rank).
+// Each dist row also reports rank 0's phases as fractions of its time: sort (its local sort),
+// plan (samples, splitters, send counts: two all-gathers and two host waits), exchange and merge.
+#include "bench_support.cuh"
+
+#include <upsweep/sort/detail/dist_loopback.hpp>
+#include <upsweep/sort/device_radix_sort.cuh>
+#include <upsweep/sort/dist_radix_sort.cuh>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <exception>
+#include <vector>
+
+namespace upsweep::bench {
+namespace {
+
+// One logical rank's arrays, storage, stream and phase events, made outside the timing.
+template <class Value>
+struct rank_state {
+  static constexpr bool pairs = !std::is_void_v<Value>;
+  using value_t = std::conditional_t<pairs, Value, char>;
+  std::int64_t n, capacity;
+  device_array<std::uint32_t> keys_out;
+  device_array<value_t> values_out;
+  std::unique_ptr<device_array<char>> temp;
+  std::size_t temp_bytes = 0;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t done = nullptr;
+  dist_sort_phases phases;
+  std::int64_t received = 0;
+
+  rank_state(std::int64_t items, std::int64_t cap) : n(items), capacity(cap), keys_out(cap), values_out(pairs ? cap : 1) {
+    BENCH_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (cudaEvent_t* e : {&done, &phases.sorted, &phases.planned, &phases.exchanged, &phases.merged})
+      BENCH_CUDA(cudaEventCreate(e));
+  }
+  ~rank_state() {
+    for (cudaEvent_t e : {done, phases.sorted, phases.planned, phases.exchanged, phases.merged}) cudaEventDestroy(e);
+    cudaStreamDestroy(stream);
+  }
+
+  cudaError_t sort(void* d_temp, std::size_t& bytes, dist_exchange& exchange, const std::uint32_t* keys,
+                   const value_t* values) {
+    dist_sort_options options;
+    options.phases = &phases;
+    if constexpr (pairs)
+      return dist_sort_pairs(d_temp, bytes, exchange, keys, keys_out.ptr, values, values_out.ptr, n, capacity,
+                             &received, options, stream);
+    else
+      return dist_sort_keys(d_temp, bytes, exchange, keys, keys_out.ptr, n, capacity, &received, options, stream);
+  }
+};
+
+// Runs `body(rank)` on P threads and waits for them; the first failure is rethrown.
+template <class Body>
+void on_threads(int p, Body&& body) {
+  std::vector<std::thread> threads;
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        body(r);
+      } catch (...) {
+        failures[static_cast<std::size_t>(r)] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& f : failures)
+    if (f) std::rethrow_exception(f);
+}
+
+// After the timing: every item is somewhere (the key sums agree) and the shares, concatenated
+// in rank order, are sorted.
+template <class Value>
+void check_global_order(const std::vector<std::unique_ptr<rank_state<Value>>>& ranks,
+                        const device_array<std::uint32_t>& keys, std::int64_t n) {
+  std::vector<std::uint32_t> all(static_cast<std::size_t>(n));
+  BENCH_CUDA(cudaMemcpy(all.data(), keys.ptr, all.size() * 4, cudaMemcpyDeviceToHost));
+  std::uint64_t sum_in = 0, sum_out = 0;
+  for (std::uint32_t k : all) sum_in += k;
+  std::int64_t items = 0;
+  std::uint32_t last = 0;
+  for (const auto& rank : ranks) {
+    std::vector<std::uint32_t> share(static_cast<std::size_t>(rank->received));
+    BENCH_CUDA(cudaMemcpy(share.data(), rank->keys_out.ptr, share.size() * 4, cudaMemcpyDeviceToHost));
+    for (std::uint32_t k : share) {
+      if (k < last) throw std::runtime_error("wrong result: the shares are out of order");
+      last = k;
+      sum_out += k;
+    }
+    items += rank->received;
+  }
+  if (items != n || sum_in != sum_out) throw std::runtime_error("wrong result: items lost or changed");
+}
+
+template <class Value>
+void dist_row(benchmark::State& state, int p) {
+  constexpr bool pairs = !std::is_void_v<Value>;
+  using value_t = typename rank_state<Value>::value_t;
+  const std::int64_t n = state.range(0);
+  auto& ctx = bench_context::get();
+  const double item_bytes = 4.0 + (pairs ? sizeof(value_t) : 0);
+  const double bytes = 2.0 * item_bytes * static_cast<double>(n);  // read and write once: the copy's floor
+  device_array<std::uint32_t> keys(n);
+  device_array<value_t> values(pairs ? n : 1);
+  fill_input(keys.ptr, n, 0u, ~0u);
+  if constexpr (pairs) fill_input(values.ptr, n, value_t{0}, ~value_t{0});
+  if (p == 0) {  // the single-GPU sort
+    device_array<std::uint32_t> keys_out(n);
+    device_array<value_t> values_out(pairs ? n : 1);
+    time_with_temp_storage(state, n, bytes, [&](void* temp, std::size_t& temp_bytes, cudaStream_t s) {
+      if constexpr (pairs)
+        return sort_pairs(temp, temp_bytes, keys.ptr, keys_out.ptr, values.ptr, values_out.ptr, n, 0, 32, s);
+      else
+        return sort_keys(temp, temp_bytes, keys.ptr, keys_out.ptr, n, 0, 32, s);
+    });
+    return;
+  }
+  if (skip_unless_memory_fits(state, 7.0 * item_bytes * static_cast<double>(n))) return;
+  const std::int64_t each = n / p, capacity = dist_receive_bound(n, p);
+  std::vector<std::unique_ptr<rank_state<Value>>> ranks;
+  for (int r = 0; r < p; ++r) ranks.push_back(std::make_unique<rank_state<Value>>(r + 1 < p ? each : n - each * (p - 1), capacity));
+  detail::loopback_fabric fabric(p);
+  std::vector<std::unique_ptr<detail::loopback_exchange>> exchanges;
+  for (int r = 0; r < p; ++r) exchanges.push_back(std::make_unique<detail::loopback_exchange>(fabric, r));
+  for (auto& rank : ranks) {  // storage from the size query, outside the timing
+    BENCH_CUDA(rank->sort(nullptr, rank->temp_bytes, *exchanges[0], nullptr, nullptr));
+    rank->temp = std::make_unique<device_array<char>>(static_cast<std::int64_t>(rank->temp_bytes));
+  }
+  cudaEvent_t go = nullptr;
+  BENCH_CUDA(cudaEventCreateWithFlags(&go, cudaEventDisableTiming));
+  double phase_ms[4] = {}, total_ms = 0;
+  bool warmed_up = false;  // the first call is time_on_gpu's warm-up, before any start event
+  time_on_gpu(state, n, bytes, [&](cudaStream_t s) {
+    BENCH_CUDA(cudaEventRecord(go, s));
+    on_threads(p, [&](int r) {
+      rank_state<Value>& rank = *ranks[static_cast<std::size_t>(r)];
+      BENCH_CUDA(cudaStreamWaitEvent(rank.stream, go, 0));
+      const std::int64_t first = each * r;
+      BENCH_CUDA(rank.sort(rank.temp->ptr, rank.temp_bytes, *exchanges[static_cast<std::size_t>(r)], keys.ptr + first,
+                           pairs ? values.ptr + first : nullptr));
+      BENCH_CUDA(cudaEventRecord(rank.done, rank.stream));
+    });
+    for (auto& rank : ranks) BENCH_CUDA(cudaStreamWaitEvent(s, rank->done, 0));
+    if (!std::exchange(warmed_up, true)) return;
+    // Rank 0's phases, read after its last event (the timing loop waits for `s` anyway).
+    BENCH_CUDA(cudaEventSynchronize(ranks[0]->done));
+    const dist_sort_phases& ph = ranks[0]->phases;
+    const cudaEvent_t marks[5] = {ctx.start, ph.sorted, ph.planned, ph.exchanged, ph.merged};
+    for (int k = 0; k < 4; ++k) {
+      float ms = 0;
+      BENCH_CUDA(cudaEventElapsedTime(&ms, marks[k], marks[k + 1]));
+      phase_ms[k] += ms;
+    }
+    float all = 0;
+    BENCH_CUDA(cudaEventElapsedTime(&all, ctx.start, ph.merged));
+    total_ms += all;
+  });
+  BENCH_CUDA(cudaEventDestroy(go));
+  check_global_order(ranks, keys, n);
+  const char* names[4] = {"sort", "plan", "exchange", "merge"};
+  for (int k = 0; k < 4; ++k) state.counters[names[k]] = total_ms > 0 ? phase_ms[k] / total_ms : 0;
+}
+
+std::vector<std::int64_t> dist_sizes() { return {std::int64_t{1} << 24, std::int64_t{1} << 26, std::int64_t{1} << 28}; }
+
+template <class Value>
+void register_dist_case(const std::string& row) {
+  static const std::pair<int, const char*> impls[] = {
+      {0, "single"}, {1, "ranks_1"}, {2, "ranks_2"}, {4, "ranks_4"}, {8, "ranks_8"}};
+  for (const auto& [p, name] : impls)
+    add_row("dist/" + row + "/" + name, dist_sizes(), 0.5, [p = p](benchmark::State& state) {
+      guarded(state, [&] { dist_row<Value>(state, p); });
+    });
+}
+
+const bool registered = register_later([] {
+  register_dist_case<void>("keys_u32");
+  register_dist_case<std::uint32_t>("pairs_u32_u32");
+});
+
+}  // namespace
+}  // namespace upsweep::bench
