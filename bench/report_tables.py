@@ -132,8 +132,8 @@ def suite_tables(results, suite):
             body.append([impl] + cells)
         reference = "the faster of " + "/".join(sorted(cub_impls)) if len(cub_impls) > 1 else "cub"
         notes = ", fraction of copy GB/s" if with_copy else (", G keys/s" if suite == "sort" else "")
-        out.append(f"### {suite}/{case}: median ms (throughput relative to {reference}{notes})\n\n" +
-                   table(["impl"] + [fmt_n(n) for n in sizes], body))
+        relative = f" (throughput relative to {reference}{notes})" if cub_impls or with_copy else ""
+        out.append(f"### {suite}/{case}: median ms{relative}\n\n" + table(["impl"] + [fmt_n(n) for n in sizes], body))
     return out
 
 
