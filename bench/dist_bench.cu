@@ -7,6 +7,8 @@
 //    benchmark's stream, which every rank's stream waits for and which waits for every rank).
 // Each dist row also reports rank 0's phases as fractions of its time: sort (its local sort),
 // plan (samples, splitters, send counts: two all-gathers and two host waits), exchange and merge.
+// The merge alone: merge_keys_u32/runs_K joins K sorted runs of the total (one stream, nothing
+// beside it), against copy, a device-to-device copy of the same bytes (the floor of one pass).
 #include "bench_support.cuh"
 
 #include <upsweep/sort/detail/dist_loopback.hpp>
@@ -174,6 +176,42 @@ void dist_row(benchmark::State& state, int p) {
   for (int k = 0; k < 4; ++k) state.counters[names[k]] = total_ms > 0 ? phase_ms[k] / total_ms : 0;
 }
 
+// The join of K sorted runs (each sorted outside the timing); K = 0 is the copy.
+void merge_row(benchmark::State& state, int k) {
+  const std::int64_t n = state.range(0);
+  const double bytes = 2.0 * 4.0 * static_cast<double>(n);
+  device_array<std::uint32_t> keys(n), out(n);
+  fill_input(keys.ptr, n, 0u, ~0u);
+  if (k == 0) {
+    time_on_gpu(state, n, bytes, [&](cudaStream_t s) {
+      BENCH_CUDA(cudaMemcpyAsync(out.ptr, keys.ptr, static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToDevice, s));
+    });
+    return;
+  }
+  std::vector<long long> counts(static_cast<std::size_t>(k), n / k);
+  counts.back() = n - n / k * (k - 1);
+  std::int64_t first = 0;
+  for (long long count : counts) {  // each run sorted in place through `out`
+    std::size_t temp_bytes = 0;
+    BENCH_CUDA(sort_keys(nullptr, temp_bytes, keys.ptr + first, out.ptr + first, count, 0, 32));
+    device_array<char> temp(static_cast<std::int64_t>(temp_bytes));
+    BENCH_CUDA(sort_keys(temp.ptr, temp_bytes, keys.ptr + first, out.ptr + first, count, 0, 32));
+    BENCH_CUDA(cudaMemcpy(keys.ptr + first, out.ptr + first, static_cast<std::size_t>(count) * 4,
+                          cudaMemcpyDeviceToDevice));
+    first += count;
+  }
+  device_array<long long> words(detail::kway_temp_words<std::uint32_t, detail::no_values>(n));
+  time_on_gpu(state, n, bytes, [&](cudaStream_t s) {
+    BENCH_CUDA((detail::merge_runs<false>(keys.ptr, static_cast<const detail::no_values*>(nullptr), out.ptr,
+                                          static_cast<detail::no_values*>(nullptr), counts.data(), k, 0, 32, words.ptr,
+                                          s)));
+  });
+  std::vector<std::uint32_t> merged(static_cast<std::size_t>(n));
+  BENCH_CUDA(cudaMemcpy(merged.data(), out.ptr, merged.size() * 4, cudaMemcpyDeviceToHost));
+  for (std::size_t i = 1; i < merged.size(); ++i)
+    if (merged[i - 1] > merged[i]) throw std::runtime_error("wrong result: the merge is out of order");
+}
+
 std::vector<std::int64_t> dist_sizes() { return {std::int64_t{1} << 24, std::int64_t{1} << 26, std::int64_t{1} << 28}; }
 
 template <class Value>
@@ -189,6 +227,9 @@ void register_dist_case(const std::string& row) {
 const bool registered = register_later([] {
   register_dist_case<void>("keys_u32");
   register_dist_case<std::uint32_t>("pairs_u32_u32");
+  for (int k : {0, 2, 4, 8})
+    add_row(std::string("dist/merge_keys_u32/") + (k == 0 ? "copy" : "runs_" + std::to_string(k)), dist_sizes(), 0.5,
+            [k](benchmark::State& state) { guarded(state, [&] { merge_row(state, k); }); });
 });
 
 }  // namespace

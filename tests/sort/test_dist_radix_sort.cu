@@ -1,4 +1,4 @@
-// Sort across ranks on one GPU: P = 1..8 logical ranks through the loopback exchange, each on its
+// Sort across ranks on one GPU: P = 1..8, 9 and 17 logical ranks through the loopback exchange, each on its
 // own host thread and stream, against the single-GPU sort of all slices in rank order, bitwise
 // (keys, and pairs whose values are the global input index, so stability is checked item by
 // item): every data shape, empty and lopsided ranks, descending, bit windows, equal slices, a too
@@ -182,6 +182,20 @@ TEST_F(DistRadixSort, EmptyTinyOddAndLopsidedRanks) {
   for (const auto& sizes : cases)
     for (shape s : {shape::uniform, shape::all_equal}) {
       expect_dist_sort<std::uint32_t>({sizes, s, false, true}, seed);
+      if (HasFatalFailure()) return;
+    }
+}
+
+// Past eight ranks the received runs join in more than one merge pass (eight runs a pass).
+TEST_F(DistRadixSort, MoreRanksThanOneMergeTakesJoinInSeveralPasses) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::int64_t each = max_test_items(20011);
+  for (int p : {9, 17})
+    for (shape s : {shape::uniform, shape::two_values}) {
+      std::vector<std::int64_t> sizes;
+      for (int q = 0; q < p; ++q) sizes.push_back(static_cast<std::int64_t>(mix64(seed + q) % (each + 1)));
+      expect_dist_sort<std::uint32_t>({sizes, s, s == shape::two_values, true}, seed + p);
       if (HasFatalFailure()) return;
     }
 }

@@ -4,6 +4,7 @@
 // size on the host before the exchange.
 #pragma once
 
+#include <upsweep/sort/detail/dist_merge_kernels.cuh>
 #include <upsweep/sort/detail/dist_sort_kernels.cuh>
 #include <upsweep/sort/detail/dist_sort_plan.hpp>
 #include <upsweep/sort/device_radix_sort.cuh>
@@ -11,6 +12,7 @@
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -59,11 +61,12 @@ class dist_sort_run {
     const auto cap = static_cast<std::size_t>(alone ? 0 : io_.capacity);
     const auto p = static_cast<std::size_t>(alone ? 0 : ranks_);
     const auto block = static_cast<std::size_t>(samples_ + dist_header_words) * sizeof(std::uint64_t);
-    void* pieces[12] = {};
-    const std::size_t sizes[12] = {sort_bytes, n * sizeof(Key), n * value_size, cap * sizeof(Key), cap * value_size,
+    const std::size_t merge_words = alone ? 0 : static_cast<std::size_t>(kway_temp_words<Key, Value>(io_.capacity));
+    void* pieces[13] = {};
+    const std::size_t sizes[13] = {sort_bytes, n * sizeof(Key), n * value_size, cap * sizeof(Key), cap * value_size,
                                    cap * sizeof(Key), cap * value_size, p ? block : 0, p * block,
                                    p ? (p - 1) * sizeof(dist_key) : 0, p * sizeof(long long),
-                                   p * p * sizeof(long long)};
+                                   p * p * sizeof(long long), merge_words * sizeof(long long)};
     UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp, temp_bytes, pieces, sizes));
     d_sort_temp_ = pieces[0];
     sort_bytes_ = sort_bytes;
@@ -75,6 +78,7 @@ class dist_sort_run {
     d_splitters_ = static_cast<dist_key*>(pieces[9]);
     d_bounds_ = static_cast<long long*>(pieces[10]);
     d_all_bounds_ = static_cast<long long*>(pieces[11]);
+    d_merge_words_ = static_cast<long long*>(pieces[12]);
     return cudaSuccess;
   }
 
@@ -215,52 +219,42 @@ class dist_sort_run {
     return all_to_all(sorted_, recv_, 0, [&](int from, int to) { return placement.sends(from, to); });
   }
 
-  // The received runs, one per sending rank in rank order, merged pairwise (ties to the lower
-  // rank) until one is left; the last level writes to `target` when given, else `at` says where
-  // the result lies.
+  // The received runs, one per sending rank in rank order, merged kway_max_runs at a time (ties
+  // to the lower rank) until one is left; the last level writes to `target` when given, else
+  // `at` says where the result lies.
   cudaError_t merge_received(const dist_placement& placement, const buffers& target, buffers& at) {
-    struct run {
-      std::int64_t first, count;
-    };
-    std::vector<run> runs;
-    std::int64_t first = 0;
-    for (int q = 0; q < ranks_; ++q) {
-      const std::int64_t count = placement.sends(q, rank_);
-      if (count > 0) runs.push_back({first, count});
-      first += count;
-    }
+    std::vector<long long> runs;
+    for (int q = 0; q < ranks_; ++q)
+      if (placement.sends(q, rank_) > 0) runs.push_back(placement.sends(q, rank_));
     buffers from = recv_;
     while (runs.size() > 1) {
-      const bool last = runs.size() <= 2;
+      const bool last = runs.size() <= static_cast<std::size_t>(kway_max_runs);
       const buffers to = last && target.keys != nullptr ? target : (from.keys == recv_.keys ? alt_ : recv_);
-      std::vector<run> next;
-      for (std::size_t i = 0; i < runs.size(); i += 2) {
-        if (i + 1 == runs.size()) {
-          UPSWEEP_CUDA_RETURN(copy_items(from, to, runs[i].first, runs[i].count));
-          next.push_back(runs[i]);
-          continue;
-        }
-        UPSWEEP_CUDA_RETURN(merge_pair(from, to, runs[i].first, runs[i].count, runs[i + 1].count));
-        next.push_back({runs[i].first, runs[i].count + runs[i + 1].count});
+      std::vector<long long> next;
+      long long first = 0;
+      for (std::size_t i = 0; i < runs.size(); i += kway_max_runs) {
+        const int count = static_cast<int>(std::min<std::size_t>(kway_max_runs, runs.size() - i));
+        long long items = 0;
+        for (int j = 0; j < count; ++j) items += runs[i + j];
+        if (count == 1) UPSWEEP_CUDA_RETURN(copy_items(from, to, first, items));
+        else UPSWEEP_CUDA_RETURN(merge_group(from, to, first, &runs[i], count));
+        next.push_back(items);
+        first += items;
       }
       runs = next;
       from = to;
     }
     if (target.keys != nullptr && from.keys != target.keys && !runs.empty())
-      UPSWEEP_CUDA_RETURN(copy_items(from, target, 0, runs[0].count));
+      UPSWEEP_CUDA_RETURN(copy_items(from, target, 0, runs[0]));
     at = target.keys != nullptr ? target : from;
     return cudaSuccess;
   }
 
-  cudaError_t merge_pair(const buffers& from, const buffers& to, std::int64_t first, std::int64_t count_a,
-                         std::int64_t count_b) {
-    const merge_runs_args args{count_a, count_b, begin_bit_, end_bit_};
-    const std::int64_t tiles = (count_a + count_b + merge_tile_items - 1) / merge_tile_items;
-    const std::int64_t second = first + count_a;
-    merge_runs_kernel<Descending><<<static_cast<unsigned>(tiles), merge_block_threads, 0, stream_>>>(
-        from.keys + first, from.keys + second, has_values ? from.values + first : nullptr,
-        has_values ? from.values + second : nullptr, to.keys + first, has_values ? to.values + first : nullptr, args);
-    return cudaGetLastError();
+  cudaError_t merge_group(const buffers& from, const buffers& to, std::int64_t first, const long long* counts,
+                          int count) {
+    return merge_runs<Descending>(from.keys + first, has_values ? from.values + first : nullptr, to.keys + first,
+                                  has_values ? to.values + first : nullptr, counts, count, begin_bit_, end_bit_,
+                                  d_merge_words_, stream_);
   }
 
   cudaError_t copy_items(const buffers& from, const buffers& to, std::int64_t first, std::int64_t count) {
@@ -295,7 +289,7 @@ class dist_sort_run {
   buffers sorted_, recv_, alt_;
   std::uint64_t *d_block_ = nullptr, *d_blocks_ = nullptr;
   dist_key* d_splitters_ = nullptr;
-  long long *d_bounds_ = nullptr, *d_all_bounds_ = nullptr;
+  long long *d_bounds_ = nullptr, *d_all_bounds_ = nullptr, *d_merge_words_ = nullptr;
 };
 
 }  // namespace detail
