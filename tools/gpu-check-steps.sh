@@ -89,12 +89,17 @@ run_host_tests() {
   ((rc)) && status=1
 }
 
-# The sort across ranks over NCCL (world size 1), when built: NCCL's library from the system, or
-# from the Python wheel that PyTorch brings (nvidia/nccl/lib under site-packages).
+# NCCL's library directory when it comes from the Python wheel that PyTorch brings (nvidia/nccl/lib
+# under site-packages); empty for the system's.
+nccl_lib_dir() {
+  python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib"))' 2>/dev/null
+}
+
+# The sort across ranks over NCCL (world size 1), when built.
 run_nccl_tests() {
   local tests=$bin/tests/upsweep_nccl_tests dir rc
   if [ ! -x "$tests" ]; then note "nccl tests: not in this build (no NCCL where it was built)"; return; fi
-  dir=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib"))' 2>/dev/null)
+  dir=$(nccl_lib_dir)
   LD_LIBRARY_PATH=${dir:+$dir:}${LD_LIBRARY_PATH:-} timeout 120 "$tests" --gtest_brief=1 >"$out/nccl-tests.log" 2>&1
   rc=$?
   note "nccl tests (libnccl from ${dir:-the system}): $(gtest_counts "$out/nccl-tests.log") (rc $rc)"
@@ -173,9 +178,11 @@ run_tool_tests() {
     note "tools: not in this build (full-rest runs them)"; return
   fi
   configure_for_ctest || return
-  local t0 rc
+  local t0 rc dir
   t0=$(date +%s)
-  ctest --test-dir "$bin" -R '^upsweep-' -E "$1" -j 8 --output-on-failure >"$out/apps.log" 2>&1
+  dir=$(nccl_lib_dir)  # upsweep-sort built with NCCL (--gpus, --distributed) links libnccl
+  LD_LIBRARY_PATH=${dir:+$dir:}${LD_LIBRARY_PATH:-} \
+    ctest --test-dir "$bin" -R '^upsweep-' -E "$1" -j 8 --output-on-failure >"$out/apps.log" 2>&1
   rc=$?
   ((rc)) && { status=1; grep -E "Failed|\*\*\*" "$out/apps.log" | head -20; }
   note "tools: $(grep -E 'tests passed|tests failed' "$out/apps.log" | tail -1) (rc $rc, $(( $(date +%s) - t0 )) s)"

@@ -21,10 +21,11 @@ fi
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 command -v nvcc >/dev/null || { echo "install-deps: nvcc (CUDA 13) not found" >&2; exit 1; }
 
+deps=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.deps
+
 # NCCL for Upsweep::sort_nccl, on request (`tools/install-deps.sh --nccl`): the nvidia-nccl-cu13
 # wheel from PyPI, unpacked into .deps/nccl-wheel where CMake looks. A system NCCL needs nothing.
-if [ "${1:-}" = --nccl ]; then
-  deps=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.deps
+if [[ " $* " == *" --nccl "* ]]; then
   if [ ! -f "$deps/nccl-wheel/nvidia/nccl/include/nccl.h" ]; then
     mkdir -p "$deps/wheels"
     python3 -m pip download --no-deps --only-binary=:all: -d "$deps/wheels" nvidia-nccl-cu13 &&
@@ -32,4 +33,16 @@ if [ "${1:-}" = --nccl ]; then
         "$(ls "$deps"/wheels/nvidia_nccl_cu13-*.whl | tail -1)" "$deps/nccl-wheel" ||
       { echo "install-deps: the NCCL wheel could not be fetched" >&2; exit 1; }
   fi
+fi
+
+# MPI for `upsweep-sort --distributed`, on request (`tools/install-deps.sh --mpi`, with --nccl: the
+# tool needs both): Debian's Open MPI, fetched without root by apt-get download and unpacked into
+# .deps/openmpi where apps/upsweep-sort looks. It gives the headers and libmpi to build against;
+# mpirun, and the libmpi the ranks load, come from the machine that runs them (Open MPI 4.1 ABI).
+if [[ " $* " == *" --mpi "* ]] && [ ! -f "$deps/openmpi/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h" ]; then
+  mkdir -p "$deps/openmpi-debs"
+  (cd "$deps/openmpi-debs" && apt-get download libopenmpi-dev libopenmpi3 libhwloc15 libevent-core-2.1-7 \
+                                                libevent-pthreads-2.1-7) ||
+    { echo "install-deps: the Open MPI packages could not be fetched (apt-get download)" >&2; exit 1; }
+  for deb in "$deps"/openmpi-debs/*.deb; do dpkg-deb -x "$deb" "$deps/openmpi" || exit 1; done
 fi

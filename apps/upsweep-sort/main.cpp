@@ -2,19 +2,18 @@
 // sort, or CUB's or Thrust's to compare; keys alone or with their input order (whole CSV rows).
 // Everything the user gives is read and checked before the first CUDA call, so bad input fails
 // the same with or without a GPU; an empty input is sorted without one.
+#include "sort_dist.hpp"
 #include "sort_gpu.hpp"
+#include "sort_steps.hpp"
 
 #include <upsweep/apps/input_source.hpp>
 #include <upsweep/apps/key_order.hpp>
-#include <upsweep/apps/progress.hpp>
 #include <upsweep/apps/report.hpp>
 #include <upsweep/apps/tool_cli.hpp>
-#include <upsweep/apps/write_numbers.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -33,44 +32,30 @@ struct options {
   bool descending = false, pairs = false, verify = false, json = false;
   int repeat = 1;
   double memory_limit_gib = 0;
+  int gpus = 0;              // --gpus N
+  bool distributed = false;  // --distributed
 };
 
-// "B:E" -> [B, E); the range against the key's width is checked once the type is known.
-sort_order parse_bits(const std::string& text, bool descending) {
-  sort_order order;
-  order.descending = descending;
-  if (text.empty()) return order;
-  const auto bad = [&] {
-    return usage_error("--bits '" + text + "': expected B:E, the bit window [B, E) of the ordered key, such as 0:16");
-  };
-  const std::size_t colon = text.find(':');
-  if (colon == std::string::npos) throw bad();
-  const auto number = [&](std::size_t first, std::size_t last) {
-    int value = -1;
-    const auto r = std::from_chars(text.data() + first, text.data() + last, value);
-    if (r.ec != std::errc() || r.ptr != text.data() + last || first == last) throw bad();
-    return value;
-  };
-  order.begin_bit = number(0, colon);
-  order.end_bit = number(colon + 1, text.size());
-  if (order.begin_bit > order.end_bit) throw usage_error("--bits " + text + ": B must not exceed E");
-  return order;
-}
-
-void check_bits(const std::string& text, const sort_order& order, element_type type) {
-  if (order.end_bit > key_bits(type))
-    throw usage_error("--bits " + text + ": a " + type_name(type) + " key has " + std::to_string(key_bits(type)) + " bits");
-}
-
-std::string describe_order(const sort_order& order, element_type type) {
-  const int end = order.end_bit < 0 ? key_bits(type) : order.end_bit;
-  std::string s = order.descending ? "descending" : "ascending";
-  if (order.begin_bit != 0 || end != key_bits(type)) s += fmt::format(", bits {}:{}", order.begin_bit, end);
-  return s;
-}
-
-bool is_index(const std::string& column) {
-  return !column.empty() && column.find_first_not_of("0123456789") == std::string::npos;
+// --gpus and --distributed: Upsweep's sort across ranks, in core on every GPU.
+dist_options across_ranks(const options& o, const sort_order& order) {
+  if (o.algo != sort_algo::upsweep)
+    throw usage_error("--algo " + std::string(algo_name(o.algo)) +
+                      " sorts on one GPU: not available with --gpus or --distributed");
+  if (o.memory_limit_gib > 0) throw usage_error("--memory-limit is not available with --gpus or --distributed");
+  dist_options d;
+  d.in = o.in;
+  d.bits = o.bits;
+  d.output = o.output;
+  d.output_format = o.output_format;
+  d.order = order;
+  d.pairs = o.pairs;
+  d.verify = o.verify;
+  d.json = o.json;
+  d.repeat = o.repeat;
+  d.demo_items = demo_items;
+  d.gpus = o.gpus;
+  d.distributed = o.distributed;
+  return d;
 }
 
 // A binary file to a binary file, keys alone, no verification: both files mapped, sorted by the
@@ -133,6 +118,7 @@ int run(const options& o) {
   const bool demo = o.in.path.empty() && o.in.generate.empty();
   sort_order order = parse_bits(o.bits, o.descending);
   if (o.algo == sort_algo::thrust && !o.bits.empty()) throw usage_error("--bits is not available with --algo thrust");
+  if (sorts_across_ranks(o.gpus, o.distributed)) return run_across_ranks(across_ranks(o, order));
   file_format file_format_in{};
   if (is_file_to_file(o, file_format_in)) return run_file_to_file(o, order);
 
@@ -142,12 +128,7 @@ int run(const options& o) {
   const element_type type = type_of(in.data);
   const std::int64_t n = size_of(in.data);
   check_bits(o.bits, order, type);
-  const file_format out_format = output_format_for(o.output, o.output_format, in);
-  const bool csv_rows = o.pairs && in.format == file_format::csv && out_format == file_format::csv && !o.output.empty();
-  if (o.pairs && o.output == "-" && (out_format == file_format::binary || out_format == file_format::npy))
-    throw usage_error("--pairs writes binary and .npy output as two files (keys, and indices in FILE.index); "
-                      "give --output FILE or a text or CSV --output-format");
-  const std::string key_name = is_index(o.in.column) || o.in.column.empty() ? (o.pairs ? "key" : "value") : o.in.column;
+  const output_plan out = plan_output(o.output, o.output_format, in, o.pairs, o.in.column);
 
   // 2. The GPU (not for an empty input: its result is empty).
   sort_job job;
@@ -167,27 +148,15 @@ int run(const options& o) {
   double verify_ms = 0;
   if (job.compare_with_cub) {
     const auto t_verify = std::chrono::steady_clock::now();
-    std::string problem = check_sorted(sorted, order);
-    if (problem.empty()) problem = o.pairs ? check_pairs(in.data, sorted, indices, order) : check_permutation(in.data, sorted);
-    if (!problem.empty()) throw gpu_error("verification FAILED: " + problem);
+    verify_detail = verify_result(in.data, sorted, indices, order, o.pairs);
     verify_ms = ms_since(t_verify);
-    verify_detail = o.pairs ? "sorted, stable, indices a permutation with their keys" : "sorted, permutation checksum equal";
     if (r.compared_with_cub) verify_detail += ", identical to cub::DeviceRadixSort";
     else if (o.algo == sort_algo::cub) verify_detail += " (the sort is CUB's: no second CUB run)";
     else if (n == 0) verify_detail += " (empty)";
   }
 
   // 4. Output, through a temporary file renamed on success.
-  double write_ms = 0;
-  if (!o.output.empty()) {
-    const auto t_write = std::chrono::steady_clock::now();
-    progress_bar bar("writing " + o.output, o.in.progress && o.output != "-", true);
-    const progress_fn progress = [&](std::int64_t done, std::int64_t total) { bar.update(done, total); };
-    if (csv_rows) write_csv_rows(o.output, in.bytes, in.layout, indices, progress);
-    else if (o.pairs) write_pairs(o.output, sorted, indices, out_format, key_name, progress);
-    else write_numbers(o.output, sorted, out_format, key_name, progress);
-    write_ms = ms_since(t_write);
-  }
+  const double write_ms = write_result(out, in, sorted, indices, o.in.progress);
 
   // 5. The report: stdout, unless the data went there.
   std::FILE* report_to = o.output == "-" ? stderr : stdout;
@@ -199,7 +168,7 @@ int run(const options& o) {
   const double end_to_end_keys_per_s = total_ms > 0 ? static_cast<double>(n) / (total_ms * 1e-3) : 0;
   const double peak_gib = static_cast<double>(r.peak_bytes) / bytes_per_gib;
   const int end_bit = order.end_bit < 0 ? key_bits(type) : order.end_bit;
-  const std::string what = o.pairs ? (csv_rows ? "CSV rows by key" : "keys with their input indices") : "keys";
+  const std::string what = what_is_sorted(out);
   const auto gb_per_s = [](double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; };
   if (o.json) {
     fmt::print(report_to,
@@ -263,7 +232,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "upsweep-sort: sort numbers on the GPU with Upsweep's radix sort (or CUB's or Thrust's, to compare).\n"
       "With no arguments: generate 100M uniform u32, sort them, verify against CUB and report."};
-  app.set_version_flag("--version", std::string("upsweep-sort (Upsweep ") + UPSWEEP_VERSION + ")");
+  app.set_version_flag("--version",
+                       std::string("upsweep-sort (Upsweep ") + UPSWEEP_VERSION + "; " + across_ranks_build() + ")");
   add_input_options(app, o.in);
   app.add_flag("--descending", o.descending, "largest first (equal keys still keep their input order)");
   app.add_flag("--pairs", o.pairs,
@@ -277,7 +247,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(format_names_list));
   app.add_flag("--verify", o.verify,
                "check the result: sorted, a permutation of the input (checksum, or the indices), and identical to "
-               "cub::DeviceRadixSort on the GPU (always on with no input and no --generate)");
+               "cub::DeviceRadixSort on the GPU (always on with no input and no --generate); with --gpus or "
+               "--distributed: identical to the single-GPU Upsweep sort");
   std::string algo = "upsweep";
   app.add_option("--algo", algo, "the sort to run: upsweep, cub (cub::DeviceRadixSort) or thrust (thrust::stable_sort)")
       ->check(CLI::IsMember({"upsweep", "cub", "thrust"}))
@@ -292,6 +263,16 @@ int main(int argc, char** argv) {
                  "use at most GIB of device memory (default: 95 % of what is free); Upsweep sorts data larger than "
                  "that out of core, through the device in parts")
       ->check(CLI::Range(0.0, 1e6));
+  app.add_option("--gpus", o.gpus,
+                 "sort across N GPUs of this host (devices 0 to N-1, one NCCL rank and host thread each): the input "
+                 "split into N equal slices, sorted by Upsweep's sort across ranks, gathered in rank order (needs a "
+                 "build with NCCL; without it --gpus 1 sorts on one GPU)")
+      ->check(CLI::Range(1, 1024));
+  app.add_flag("--distributed", o.distributed,
+               "one rank per MPI process: mpirun -np N upsweep-sort --distributed ...; rank r sorts on GPU (its local "
+               "rank mod the GPUs of its host) and reads its slice of a binary file at its offset (other inputs: "
+               "every rank reads all); rank 0 gathers the result for --output and --verify and prints every rank's "
+               "report (needs a build with NCCL and MPI)");
   app.add_flag("--json", o.json, "print the report as one JSON object");
   add_progress_option(app, o.in);
   return run_tool(program, app, argc, argv, [&] { return run(o); });

@@ -56,8 +56,8 @@ class device_block_cache {
 template <class Key, class Value>
 void sort_with_thrust(const sort_call<Key, Value>& call, device_block_cache& cache);
 
-// d_indices[i] = i.
+// d_indices[i] = first + i, on `stream` (a rank of the sort across ranks starts at its slice's first index).
 template <class Index>
-cudaError_t fill_indices(Index* d_indices, std::int64_t n);
+cudaError_t fill_indices(Index* d_indices, std::int64_t n, std::int64_t first = 0, cudaStream_t stream = 0);
 
 }  // namespace upsweep::apps

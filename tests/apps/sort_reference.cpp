@@ -26,9 +26,10 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", output)->required();
   app.add_option("--output-format", output_format);
   // The tool's other options change nothing here. Those taking a value are declared, or their
-  // value would be taken for an input file; flags (--verify, --json) pass as extras.
-  std::string ignored_algo, ignored_repeat, ignored_memory_limit;
+  // value would be taken for an input file; flags (--verify, --json, --distributed) pass as extras.
+  std::string ignored_algo, ignored_repeat, ignored_memory_limit, ignored_gpus;
   app.add_option("--algo", ignored_algo);
+  app.add_option("--gpus", ignored_gpus);
   app.add_option("--repeat", ignored_repeat);
   app.add_option("--memory-limit", ignored_memory_limit);
   app.allow_extras();

@@ -140,3 +140,73 @@ add_test(NAME upsweep-sort.gpu_json
   COMMAND ${here}/skip_without_gpu.sh ${sort_tool} --generate 1M --repeat 3 --json --verify)
 set_tests_properties(upsweep-sort.gpu_json PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 120
   PASS_REGULAR_EXPRESSION "\"tool\": \"upsweep-sort\".*\"repeat\": 3.*\"compared_with_cub\": true")
+
+# ---- across ranks: --gpus N and --distributed ----------------------------------------------------
+# What the binary was built with (its --version) decides which of these run, so that prebuilt
+# binaries meet the right tests: --gpus with NCCL, --distributed with NCCL and MPI.
+set(built ${here}/skip_unless_built.sh ${sort_tool})
+upsweep_sort_cli_test(gpus_zero 2 "--gpus: Value 0 not in range" --generate 10 --gpus 0)
+upsweep_sort_cli_test(gpus_and_distributed 2 "^upsweep-sort: --gpus and --distributed exclude each other"
+                      --generate 10 --gpus 2 --distributed)
+upsweep_sort_cli_test(gpus_with_cub 2 "^upsweep-sort: --algo cub sorts on one GPU: not available with --gpus"
+                      --generate 10 --gpus 2 --algo cub)
+upsweep_sort_cli_test(gpus_with_memory_limit 2 "^upsweep-sort: --memory-limit is not available with --gpus"
+                      --generate 10 --gpus 2 --memory-limit 1)
+upsweep_sort_cli_test(gpus_empty_input 0 "^upsweep-sort: empty input \\(.*/empty.txt\\): nothing to sort"
+                      ${data}/empty.txt --type u32 --gpus 1 --verify)
+# upsweep_sort_built_test(NAME PHRASE COMMAND...): runs where --version says PHRASE, else skips.
+function(upsweep_sort_built_test name phrase)
+  add_test(NAME upsweep-sort.${name} COMMAND ${built} ${phrase} ${ARGN})
+  set_tests_properties(upsweep-sort.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endfunction()
+upsweep_sort_built_test(gpus_without_nccl "--gpus: without NCCL" ${here}/expect.sh 2
+  "^upsweep-sort: --gpus 2: this upsweep-sort was built without NCCL" ${sort_tool} --generate 10 --gpus 2)
+upsweep_sort_built_test(distributed_without_mpi "--distributed: without" ${here}/expect.sh 2
+  "^upsweep-sort: --distributed: this upsweep-sort was built without (NCCL|MPI)"
+  ${sort_tool} --generate 10 --distributed)
+upsweep_sort_built_test(gpus_no_cuda_device "--gpus: with NCCL" ${here}/skip_with_gpu.sh ${here}/expect.sh 1
+  "^upsweep-sort: no CUDA device available" ${sort_tool} --generate 10 --gpus 2)
+upsweep_sort_built_test(gpu_gpus_beyond_devices "--gpus: with NCCL" ${here}/skip_without_gpu.sh ${here}/expect.sh 2
+  "^upsweep-sort: --gpus 1024: this machine has [0-9]+ CUDA devices?$" ${sort_tool} --generate 10 --gpus 1024)
+upsweep_sort_built_test(gpu_gpus_json "--gpus: with NCCL" ${here}/skip_without_gpu.sh ${here}/expect.sh 0
+  "\"across_ranks\": true, \"ranks\": 1,.*\"verified\": true, \"per_rank\": \\[\\{\"rank\": 0,"
+  ${sort_tool} --generate 1M --gpus 1 --repeat 3 --json --verify)
+
+# One rank through NCCL (every GPU machine has one GPU), then two where there are two: the outputs
+# byte-compared with the CPU reference, --verify comparing with the single-GPU sort too.
+foreach(gpus 1 2)
+  set(skip ${built} "--gpus: with NCCL" ${here}/skip_below_gpus.sh ${gpus})
+  foreach(case "keys;out.bin;--generate;300k;--type;u32;--dist;normal;--verify"
+               "descending;out.npy;--generate;100k;--type;f64;--dist;few-unique;--descending;--verify"
+               "pairs;out.npy;--generate;200k;--type;i16;--dist;zipf;--pairs;--verify"
+               "bits;out.csv;--generate;1M;--type;u64;--bits;8:40;--pairs;--descending;--verify"
+               "csv_rows;out.csv;${data}/people.csv;--column;age;--pairs;--verify")
+    list(POP_FRONT case name outname)
+    add_test(NAME upsweep-sort.gpu_gpus${gpus}_${name}
+             COMMAND ${skip} ${here}/sort_matches.sh ${sort_tool} ${sort_reference} ${outname} --gpus ${gpus} ${case})
+  endforeach()
+  add_test(NAME upsweep-sort.gpu_gpus${gpus}_binary_file
+           COMMAND ${skip} ${here}/file_sort_matches.sh ${sort_tool} ${sort_reference} 4000004 --type i32 --gpus ${gpus}
+                   --verify)
+endforeach()
+
+# mpirun -np N upsweep-sort --distributed: skipped without mpirun (with_mpirun.sh) and without N
+# GPUs (NCCL runs one rank of a communicator per GPU).
+foreach(ranks 1 2)
+  set(mpi ${built} "--distributed: with NCCL and MPI" ${here}/skip_below_gpus.sh ${ranks}
+          ${here}/with_mpirun.sh ${ranks} ${sort_tool})
+  add_test(NAME upsweep-sort.gpu_distributed${ranks}_keys
+           COMMAND ${mpi} ${here}/sort_matches.sh ${sort_reference} out.bin --generate 300k --type f32 --dist normal
+                   --verify)
+  add_test(NAME upsweep-sort.gpu_distributed${ranks}_pairs
+           COMMAND ${mpi} ${here}/sort_matches.sh ${sort_reference} out.txt --generate 50k --type i64
+                   --dist few-unique --pairs --descending --bits 0:40 --verify)
+  add_test(NAME upsweep-sort.gpu_distributed${ranks}_binary_file  # each rank reads its part at its offset
+           COMMAND ${mpi} ${here}/file_sort_matches.sh ${sort_reference} 2000006 --type u16 --verify)
+endforeach()
+foreach(name gpus1_keys gpus1_descending gpus1_pairs gpus1_bits gpus1_csv_rows gpus1_binary_file gpus2_keys
+             gpus2_descending gpus2_pairs gpus2_bits gpus2_csv_rows gpus2_binary_file distributed1_keys
+             distributed1_pairs distributed1_binary_file distributed2_keys distributed2_pairs distributed2_binary_file)
+  set_tests_properties(upsweep-sort.gpu_${name} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
+set_tests_properties(upsweep-sort.gpu_gpus_beyond_devices upsweep-sort.gpu_gpus_json PROPERTIES LABELS gpu)

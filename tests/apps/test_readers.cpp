@@ -1,6 +1,7 @@
 // Host tests of the tools' shared code: readers and writers on good and bad files, atomic output,
 // and the generator (the --where predicate: test_where.cpp). No GPU needed.
 #include <upsweep/apps/generate.hpp>
+#include <upsweep/apps/input_source.hpp>
 #include <upsweep/apps/read_numbers.hpp>
 #include <upsweep/apps/write_numbers.hpp>
 
@@ -123,6 +124,33 @@ TEST_F(Readers, BinaryRejectsSizesThatAreNotAMultipleOfTheElement) {
   EXPECT_EQ(error_of([&] { read_numbers(p, as(file_format::binary, element_type::u32)); }).message(),
             "size 10 bytes is not a multiple of 4 (u32)");
   EXPECT_EQ(size_of(read_numbers(p, as(file_format::binary, element_type::u16))), 5);
+}
+
+// The parts the ranks of `upsweep-sort --distributed` read at their offsets.
+TEST_F(Readers, BinaryPartsJoinToTheWholeFileAndDifferByAtMostOneItem) {
+  const std::uint64_t seed = upsweep::test::fresh_seed();
+  SCOPED_TRACE(upsweep::test::seed_trace(seed));
+  std::mt19937_64 random(seed);
+  std::vector<std::uint32_t> whole(1001);
+  for (std::uint32_t& v : whole) v = static_cast<std::uint32_t>(random());
+  const auto p = file("k.bin", std::string(reinterpret_cast<const char*>(whole.data()), whole.size() * 4));
+  for (const int parts : {1, 2, 3, 7, 1001, 1500}) {
+    SCOPED_TRACE("parts " + std::to_string(parts));
+    std::vector<std::uint32_t> joined;
+    for (int part = 0; part < parts; ++part) {
+      std::int64_t total = -1;
+      const auto piece = std::get<std::vector<std::uint32_t>>(read_binary_part(p, element_type::u32, part, parts, total));
+      EXPECT_EQ(total, 1001);
+      EXPECT_LE(piece.size(), 1001u / parts + 1);
+      EXPECT_GE(piece.size(), 1001u / parts);
+      joined.insert(joined.end(), piece.begin(), piece.end());
+    }
+    EXPECT_EQ(joined, whole);
+  }
+  std::int64_t total = -1;
+  EXPECT_EQ(error_of([&] { read_binary_part(file("odd.bin", std::string(10, '\0')), element_type::u32, 0, 2, total); })
+                .message(),
+            "size 10 bytes is not a multiple of 4 (u32)");
 }
 
 TEST_F(Readers, CsvDetectsTheHeaderAndPicksAColumnByNameOrIndex) {

@@ -15,32 +15,46 @@
 namespace upsweep::apps {
 namespace {
 
-// A raw binary file read straight into its array by several threads (no byte copy, no parse);
-// false for anything else (stdin, pipes), which takes the general path.
-bool read_binary_file(const std::string& path, element_type type, number_array& data,
-                      const std::function<void(std::int64_t, std::int64_t)>& progress) {
-  if (path == "-") return false;
+// The items of a regular file of `type` items, or -1 for anything else (stdin, pipes).
+std::int64_t binary_items(int fd, const std::string& path, element_type type) {
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return -1;
+  const auto bytes = static_cast<std::size_t>(info.st_size);
+  const std::size_t size = type_size(type);
+  if (bytes % size != 0)
+    throw input_error(path, "size " + std::to_string(bytes) + " bytes is not a multiple of " + std::to_string(size) +
+                                " (" + type_name(type) + ")");
+  return static_cast<std::int64_t>(bytes / size);
+}
+
+// Part `part` of `parts` of a raw binary file, read straight into an array by several threads (no
+// byte copy, no parse); false for what is not a regular file.
+bool read_binary_items(const std::string& path, element_type type, int part, int parts,
+                       number_array& data, std::int64_t& total,
+                       const std::function<void(std::int64_t, std::int64_t)>& progress) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw input_error(path, std::strerror(errno));
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    ::close(fd);
-    return false;
-  }
   try {
-    const auto bytes = static_cast<std::size_t>(info.st_size);
-    const std::size_t size = type_size(type);
-    if (bytes % size != 0)
-      throw input_error(path, "size " + std::to_string(bytes) + " bytes is not a multiple of " + std::to_string(size) +
-                                  " (" + type_name(type) + ")");
-    data = make_array(type, bytes / size);
-    std::visit([&](auto& v) { read_file_range(fd, path, 0, v.data(), bytes, progress); }, data);
+    total = binary_items(fd, path, type);
+    if (total >= 0) {
+      const std::int64_t first = part_begin(total, parts, part);
+      const std::size_t size = type_size(type);
+      data = make_array(type, static_cast<std::size_t>(part_begin(total, parts, part + 1) - first));
+      std::visit([&](auto& v) { read_file_range(fd, path, first * size, v.data(), v.size() * size, progress); }, data);
+    }
   } catch (...) {
     ::close(fd);
     throw;
   }
   ::close(fd);
-  return true;
+  return total >= 0;
+}
+
+// A whole raw binary file; false for what is not a regular file, which takes the general path.
+bool read_binary_file(const std::string& path, element_type type, number_array& data,
+                      const std::function<void(std::int64_t, std::int64_t)>& progress) {
+  std::int64_t total = 0;
+  return path != "-" && read_binary_items(path, type, 0, 1, data, total, progress);
 }
 
 }  // namespace
@@ -67,6 +81,13 @@ number_array read_input(const std::string& path, file_format format, const std::
   ro.progress = [&](std::int64_t done, std::int64_t total) { bar.update(done, total); };
   number_array data = parse_numbers(bytes, path == "-" ? "<stdin>" : path, ro);
   if (keep_bytes) *keep_bytes = std::move(bytes);
+  return data;
+}
+
+number_array read_binary_part(const std::string& path, element_type type, int part, int parts, std::int64_t& total) {
+  number_array data;
+  if (!read_binary_items(path, type, part, parts, data, total, {}))
+    throw input_error(path, "not a regular file: each rank reads its part at its offset");
   return data;
 }
 

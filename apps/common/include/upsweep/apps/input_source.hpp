@@ -47,6 +47,17 @@ loaded_input load_input(const input_spec& spec, std::int64_t demo_count, bool ke
 // extension binary.
 file_format output_format_for(const std::string& output, const std::string& option, const loaded_input& in);
 
+// n items split into `parts` slices that differ by at most one item: part p is
+// [part_begin(n, parts, p), part_begin(n, parts, p + 1)).
+inline std::int64_t part_begin(std::int64_t n, int parts, int part) {
+  return n / parts * part + n % parts * part / parts;  // floor(n part / parts) without overflow
+}
+
+// Part `part` of `parts` of the raw binary file `path` of n `type` items, read at its offset (each
+// rank of a sort across processes reads its own part); `total` gets n. Throws input_error as
+// read_input does.
+number_array read_binary_part(const std::string& path, element_type type, int part, int parts, std::int64_t& total);
+
 // One file with a progress bar: `type` may be empty (f64 for text and CSV, the header's for .npy;
 // binary needs one).
 number_array read_input(const std::string& path, file_format format, const std::string& type, const std::string& column,
