@@ -73,6 +73,9 @@ foreach(lib IN LISTS shared_libs)
 endforeach()
 
 set(examples consumer_cxx/sort_and_compact consumer_cuda/struct_sort)
+if(WITH_NCCL)  # the package has Upsweep::sort_nccl, found again from the consumer's side
+  list(APPEND examples consumer_nccl/dist_sort)
+endif()
 foreach(example_exe IN LISTS examples)
   get_filename_component(example "${example_exe}" DIRECTORY)
   set(build "${SCRATCH_DIR}/${example}")

@@ -162,8 +162,11 @@ run_package_consumers() {
     ctest --test-dir "$bin" -R package_consumer --output-on-failure >"$out/package.log" 2>&1
     rc=$?; ((rc)) && status=1
   fi
-  for ex in consumer_cxx/sort_and_compact consumer_cuda/struct_sort; do
-    "$bin/package-consumer/$ex" >>"$out/package.log" 2>&1
+  local dir
+  dir=$(nccl_lib_dir)  # consumer_nccl links libnccl
+  for ex in consumer_cxx/sort_and_compact consumer_cuda/struct_sort consumer_nccl/dist_sort; do
+    [ "$ex" = consumer_nccl/dist_sort ] && [ ! -x "$bin/package-consumer/$ex" ] && continue  # built without NCCL
+    LD_LIBRARY_PATH=${dir:+$dir:}${LD_LIBRARY_PATH:-} "$bin/package-consumer/$ex" >>"$out/package.log" 2>&1
     ex_rc=$?
     runs+=" ${ex##*/}=rc$ex_rc"
     ((ex_rc)) && status=1

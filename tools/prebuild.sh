@@ -43,6 +43,8 @@ else
      package-consumer/consumer_cxx/sort_and_compact package-consumer/consumer_cuda/struct_sort \
      tools/soak/upsweep-soak "$root/$out/")
   [ -x build/gpu/tests/upsweep_nccl_tests ] && (cd build/gpu && cp --parents tests/upsweep_nccl_tests "$root/$out/")
+  [ -x build/gpu/package-consumer/consumer_nccl/dist_sort ] &&
+    (cd build/gpu && cp --parents package-consumer/consumer_nccl/dist_sort "$root/$out/")
 fi
 if ((no_bench)); then rm -rf "$out/bench"; fi
 # Shared libraries the GPU machine's distribution names differently (Debian's Google Benchmark).
