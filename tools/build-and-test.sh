@@ -9,7 +9,9 @@ source tools/install-deps.sh
 
 cmake --preset ci
 cmake --build --preset ci
-ctest --preset ci
+# Host tests, fuzzers and the package consumers side by side; the GPU tests in turn, one device.
+ctest --preset ci --label-exclude gpu -j 4
+ctest --preset ci --label-regex gpu
 
 # Say plainly why GPU tests were skipped, if they were.
 reason=$(build/ci/tests/upsweep_gpu_tests --gtest_filter='WarpScan.SumsMatchTheCpuInEveryLane' 2>&1 |
