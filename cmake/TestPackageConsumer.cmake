@@ -80,7 +80,8 @@ foreach(example_exe IN LISTS examples)
   get_filename_component(example "${example_exe}" DIRECTORY)
   set(build "${SCRATCH_DIR}/${example}")
   run(${CMAKE_COMMAND} -S "${UPSWEEP_SOURCE_DIR}/examples/${example}" -B "${build}" -G "${GENERATOR}"
-      "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}")
+      "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}"
+      "-DUPSWEEP_NCCL_ROOT=${NCCL_PREFIX}")
   run(${CMAKE_COMMAND} --build "${build}")
   message(STATUS "${example}: configured and built against ${prefix}")
   run("${SCRATCH_DIR}/${example_exe}")

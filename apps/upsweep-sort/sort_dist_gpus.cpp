@@ -22,11 +22,13 @@ namespace upsweep::apps {
 namespace {
 
 // The threads meet here (C++17 has no std::barrier); each learns whether all arrived ready.
+// After fail() every meeting answers false at once: a rank that failed will not arrive.
 class rank_barrier {
  public:
   explicit rank_barrier(int count) : count_(count) {}
   bool arrive_and_wait(bool ready) {
     std::unique_lock<std::mutex> lock(mutex_);
+    if (failed_) return false;
     const std::uint64_t generation = generation_;
     all_ready_ = all_ready_ && ready;
     if (++arrived_ == count_) {
@@ -37,8 +39,13 @@ class rank_barrier {
       changed_.notify_all();
       return result_;
     }
-    changed_.wait(lock, [&] { return generation_ != generation; });
-    return result_;
+    changed_.wait(lock, [&] { return generation_ != generation || failed_; });
+    return result_ && !failed_;
+  }
+  void fail() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    failed_ = true;
+    changed_.notify_all();
   }
 
  private:
@@ -46,15 +53,15 @@ class rank_barrier {
   std::condition_variable changed_;
   int count_, arrived_ = 0;
   std::uint64_t generation_ = 0;
-  bool all_ready_ = true, result_ = true;
+  bool all_ready_ = true, result_ = true, failed_ = false;
 };
 
 // The communicators of this process, destroyed on every path (checked on the normal one).
 class communicators {
  public:
   explicit communicators(const std::vector<int>& devices) : comms_(upsweep::nccl_comms_for_devices(devices)) {}
-  ~communicators() {
-    for (ncclComm_t comm : comms_) ncclCommDestroy(comm);  // an exception is on its way already
+  ~communicators() {  // an exception is on its way: abort, since a destroy waits for peers' work
+    for (ncclComm_t comm : comms_) ncclCommAbort(comm);
   }
   communicators(const communicators&) = delete;
   communicators& operator=(const communicators&) = delete;
@@ -126,14 +133,14 @@ std::vector<rank_report> sort_on_gpus(int gpus, const number_array& keys, const 
   const auto* bytes = std::visit([](const auto& v) { return reinterpret_cast<const unsigned char*>(v.data()); }, keys);
   std::vector<rank_result> results(devices.size());
   rank_barrier barrier(gpus);
-  const agree_fn all_ready = [&barrier](bool mine) { return barrier.arrive_and_wait(mine); };
+  const rank_meeting meet{[&barrier](bool mine) { return barrier.arrive_and_wait(mine); }, [&barrier] { barrier.fail(); }};
   std::vector<std::unique_ptr<side_thread>> threads;
   for (int r = 0; r < gpus; ++r) {
     const std::int64_t first = part_begin(n, gpus, r);
     const rank_slice slice{bytes + first * type_size(type), part_begin(n, gpus, r + 1) - first, first, n};
     const auto at = static_cast<std::size_t>(r);
     threads.push_back(std::make_unique<side_thread>(
-        [&, r, at, slice] { results[at] = sort_rank(comms[at], r, type, slice, job, all_ready); }));
+        [&, r, at, slice] { results[at] = sort_rank(comms[at], r, type, slice, job, meet); }));
   }
   join_ranks(threads);
   comms.destroy();

@@ -154,9 +154,9 @@ rank_result sort_on_this_rank(const rank_input& mine, const mpi_world& w, const 
   rank_result result;
   try {
     result = sort_rank(comm, device, type_of(mine.part), {keys, size_of(mine.part), mine.first, mine.total},
-                       {o.order, o.pairs, o.repeat}, all_ranks_ready);
+                       {o.order, o.pairs, o.repeat}, {all_ranks_ready, {}});
   } catch (...) {
-    ncclCommDestroy(comm);  // an exception is on its way already
+    ncclCommAbort(comm);  // an exception is on its way (MPI_Abort next): a destroy would wait for the peers
     throw;
   }
   upsweep::detail::throw_if_nccl_failed(ncclCommDestroy(comm), "ncclCommDestroy");
@@ -207,12 +207,15 @@ int run_distributed(const dist_options& o) {
   check_mpi(MPI_Init(nullptr, nullptr), "MPI_Init");
   int rank = 0, rc = 0;
   try {
+    // MPI's calls return their errors, which check_mpi reports, instead of aborting in MPI.
+    check_mpi(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     check_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
     rc = distributed_sort(o, world_of());
   } catch (const std::exception& e) {
     fmt::print(stderr, "upsweep-sort: rank {}: {}\n", rank, e.what());
     std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, dynamic_cast<const usage_error*>(&e) ? 2 : 1);  // ends every rank
+    rc = dynamic_cast<const usage_error*>(&e) ? 2 : 1;
+    MPI_Abort(MPI_COMM_WORLD, rc);  // ends every rank
   }
   check_mpi(MPI_Finalize(), "MPI_Finalize");
   return rc;

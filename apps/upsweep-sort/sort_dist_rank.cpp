@@ -144,7 +144,7 @@ class rank_sort {
   void run(const agree_fn& all_ready, rank_report& r) {
     r.wall_ms = std::numeric_limits<double>::infinity();
     for (int k = -1; k < std::max(job_.repeat, 1); ++k) {
-      (void)all_ready(true);  // the common start: every rank passed the check before the first run
+      if (!all_ready(true)) throw peer_failure("another rank failed during the sort (its message says why)");
       const auto t0 = std::chrono::steady_clock::now();
       timing_.start();
       exchange_.start_counting();
@@ -206,7 +206,7 @@ class rank_sort {
 
 template <class Key, class Value>
 rank_result sort_rank_as(ncclComm_t comm, int device, const rank_slice& slice, const dist_job& job,
-                         const agree_fn& all_ready) {
+                         const rank_meeting& meet) {
   rank_result result;
   rank_report& r = result.report;
   r.device = device;
@@ -224,11 +224,18 @@ rank_result sort_rank_as(ncclComm_t comm, int device, const rank_slice& slice, c
     sort->set_up(r);
     r.setup_ms = ms_since(t0);
   } catch (...) {
-    all_ready(false);  // the other ranks must not wait for this one in the sort
+    meet.all_ready(false);  // the other ranks must not wait for this one in the sort
     throw;
   }
-  if (!all_ready(true)) throw peer_failure("another rank failed before the sort (its message says why)");
-  sort->run(all_ready, r);
+  if (!meet.all_ready(true)) throw peer_failure("another rank failed before the sort (its message says why)");
+  try {
+    sort->run(meet.all_ready, r);
+  } catch (const peer_failure&) {
+    throw;
+  } catch (...) {
+    if (meet.failed) meet.failed();
+    throw;
+  }
   sort->copy_out(result);
   return result;
 }
@@ -236,13 +243,13 @@ rank_result sort_rank_as(ncclComm_t comm, int device, const rank_slice& slice, c
 }  // namespace
 
 rank_result sort_rank(ncclComm_t comm, int device, element_type type, const rank_slice& slice, const dist_job& job,
-                      const agree_fn& all_ready) {
+                      const rank_meeting& meet) {
   return with_element_type(type, [&](auto key) {
     using Key = decltype(key);
-    if (!job.pairs) return sort_rank_as<Key, no_index>(comm, device, slice, job, all_ready);
+    if (!job.pairs) return sort_rank_as<Key, no_index>(comm, device, slice, job, meet);
     if (slice.total <= static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max()))
-      return sort_rank_as<Key, std::uint32_t>(comm, device, slice, job, all_ready);
-    return sort_rank_as<Key, std::uint64_t>(comm, device, slice, job, all_ready);
+      return sort_rank_as<Key, std::uint32_t>(comm, device, slice, job, meet);
+    return sort_rank_as<Key, std::uint64_t>(comm, device, slice, job, meet);
   });
 }
 

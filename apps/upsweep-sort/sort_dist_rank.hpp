@@ -25,12 +25,18 @@ struct rank_result {
   rank_report report;
 };
 
-// all_ready(mine): true when every rank passed mine == true. The ranks meet there before every
-// sort (the common start of the timing), and a rank that failed to set up says so instead, so
-// that no rank waits in a collective for it.
+// How the ranks meet. all_ready(mine): true when every rank passed mine == true; the ranks meet
+// there before every sort (the common start of the timing), and a rank that failed to set up says
+// so instead, so that no rank waits in a collective for it. failed (may be empty: the process
+// ends, as MPI_Abort does): this rank failed during a sort; the ranks that wait for it at the next
+// meeting are woken and fail too. A rank still inside NCCL's collectives is not woken.
 using agree_fn = std::function<bool(bool mine)>;
+struct rank_meeting {
+  agree_fn all_ready;
+  std::function<void()> failed;
+};
 
-// Another rank failed before the sort; its own error says why.
+// Another rank failed; its own error says why.
 struct peer_failure : gpu_error {
   using gpu_error::gpu_error;
 };
@@ -39,6 +45,6 @@ struct peer_failure : gpu_error {
 // report keeps the fastest. Throws gpu_error (CUDA, NCCL through the exchange), nccl_error, or
 // peer_failure.
 rank_result sort_rank(ncclComm_t comm, int device, element_type type, const rank_slice& slice, const dist_job& job,
-                      const agree_fn& all_ready);
+                      const rank_meeting& meet);
 
 }  // namespace upsweep::apps
