@@ -10,21 +10,9 @@
 #include <fmt/core.h>
 
 #include <chrono>
-#include <cstring>
-#include <variant>
 
 namespace upsweep::apps {
 namespace {
-
-bool same_bits(const number_array& a, const number_array& b) {  // NaN keys compare unequal otherwise
-  if (a.index() != b.index()) return false;
-  return std::visit(
-      [&](const auto& x) {
-        const auto& y = std::get<std::decay_t<decltype(x)>>(b);
-        return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0);
-      },
-      a);
-}
 
 #ifdef UPSWEEP_TOOL_NCCL
 int run_on_gpus(const dist_options& o) {

@@ -332,9 +332,6 @@ sort_report sort_with(const sort_job& job, const std::vector<Key>& h_in, std::ve
     if (std::string(e.what()).rfind("not enough GPU memory", 0) == 0) return r;  // the host sort's result stands
     throw;
   }
-  const auto same_bits = [](const auto& a, const auto& b) {  // bitwise: NaN keys compare unequal otherwise
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
-  };
   if (!same_bits(device_out, h_out) || (h_indices && !same_bits(device_indices, *h_indices)))
     throw gpu_error("verification FAILED: the host-to-host sort differs from the device sort");
   r.device_sort_timed = true;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,6 +27,16 @@ element_type parse_type_name(std::string_view name);  // throws std::invalid_arg
 inline element_type type_of(const number_array& a) { return static_cast<element_type>(a.index()); }
 std::int64_t size_of(const number_array& a);
 number_array make_array(element_type type, std::size_t n = 0);
+
+// Equal bit for bit: the same items with the same bytes (== would call NaN keys unequal).
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+inline bool same_bits(const number_array& a, const number_array& b) {
+  return a.index() == b.index() &&
+         std::visit([&](const auto& x) { return same_bits(x, std::get<std::decay_t<decltype(x)>>(b)); }, a);
+}
 
 // fn(T{}) for the C++ type T of `type`, and its result.
 template <class Fn>
