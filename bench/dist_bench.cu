@@ -5,8 +5,10 @@
 //  - ranks_1, ranks_2, ranks_4, ranks_8: dist_sort_* with the items split evenly over P ranks,
 //    timed from before the first rank starts to after the last one ends (CUDA events on the
 //    benchmark's stream, which every rank's stream waits for and which waits for every rank).
-// Each dist row also reports rank 0's phases as fractions of its time: sort (its local sort),
-// plan (samples, splitters, send counts: two all-gathers and two host waits), exchange and merge.
+//    The ranks' host threads live for the whole row, as a job's ranks do.
+// Each dist row also reports the phases as fractions of its time, each ending when the last rank
+// ends it: sort (the local sorts), plan (samples, splitters, send counts: two all-gathers, one
+// host wait), exchange and merge.
 // The merge alone: merge_keys_u32/runs_K joins K sorted runs of the total (one stream, nothing
 // beside it), against copy, a device-to-device copy of the same bytes (the floor of one pass).
 #include "bench_support.cuh"
@@ -15,8 +17,11 @@
 #include <upsweep/sort/device_radix_sort.cuh>
 #include <upsweep/sort/dist_radix_sort.cuh>
 
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -65,22 +70,81 @@ struct rank_state {
   }
 };
 
-// Runs `body(rank)` on P threads and waits for them; the first failure is rethrown.
-template <class Body>
-void on_threads(int p, Body&& body) {
-  std::vector<std::thread> threads;
-  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(p));
-  for (int r = 0; r < p; ++r)
-    threads.emplace_back([&, r] {
-      try {
-        body(r);
-      } catch (...) {
-        failures[static_cast<std::size_t>(r)] = std::current_exception();
+// P host threads kept for a whole row: run(body) has every thread call body(rank) once and
+// returns when all have; the first failure is rethrown.
+class rank_threads {
+ public:
+  explicit rank_threads(int p) : failures_(static_cast<std::size_t>(p)) {
+    for (int r = 0; r < p; ++r) threads_.emplace_back([this, r] { serve(r); });
+  }
+  ~rank_threads() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+  rank_threads(const rank_threads&) = delete;
+  rank_threads& operator=(const rank_threads&) = delete;
+
+  void run(const std::function<void(int)>& body) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      body_ = &body;
+      finished_ = 0;
+      ++round_;
+    }
+    wake_.notify_all();
+    std::unique_lock<std::mutex> lock(mutex_);
+    all_done_.wait(lock, [&] { return finished_ == static_cast<int>(threads_.size()); });
+    for (std::exception_ptr& f : failures_)
+      if (f) std::rethrow_exception(std::exchange(f, nullptr));
+  }
+
+ private:
+  void serve(int rank) {
+    long long seen = 0;
+    for (;;) {
+      const std::function<void(int)>* body = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || round_ != seen; });
+        if (stop_) return;
+        seen = round_;
+        body = body_;
       }
-    });
-  for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& f : failures)
-    if (f) std::rethrow_exception(f);
+      try {
+        (*body)(rank);
+      } catch (...) {
+        failures_[static_cast<std::size_t>(rank)] = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (++finished_ == static_cast<int>(threads_.size())) all_done_.notify_one();
+    }
+  }
+
+  std::vector<std::exception_ptr> failures_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_, all_done_;
+  const std::function<void(int)>* body_ = nullptr;
+  long long round_ = 0;
+  int finished_ = 0;
+  bool stop_ = false;
+};
+
+// Milliseconds from `start` to the latest of the ranks' `phase` events.
+template <class Value>
+double last_rank_at(const std::vector<std::unique_ptr<rank_state<Value>>>& ranks, cudaEvent_t start,
+                    cudaEvent_t dist_sort_phases::*phase) {
+  float latest = 0;
+  for (const auto& rank : ranks) {
+    float ms = 0;
+    BENCH_CUDA(cudaEventElapsedTime(&ms, start, rank->phases.*phase));
+    latest = ms > latest ? ms : latest;
+  }
+  return latest;
 }
 
 // After the timing: every item is somewhere (the key sums agree) and the shares, concatenated
@@ -145,30 +209,31 @@ void dist_row(benchmark::State& state, int p) {
   BENCH_CUDA(cudaEventCreateWithFlags(&go, cudaEventDisableTiming));
   double phase_ms[4] = {}, total_ms = 0;
   bool warmed_up = false;  // the first call is time_on_gpu's warm-up, before any start event
+  rank_threads threads(p);
+  const std::function<void(int)> sort_rank = [&](int r) {
+    rank_state<Value>& rank = *ranks[static_cast<std::size_t>(r)];
+    BENCH_CUDA(cudaStreamWaitEvent(rank.stream, go, 0));
+    const std::int64_t first = each * r;
+    BENCH_CUDA(rank.sort(rank.temp->ptr, rank.temp_bytes, *exchanges[static_cast<std::size_t>(r)], keys.ptr + first,
+                         pairs ? values.ptr + first : nullptr));
+    BENCH_CUDA(cudaEventRecord(rank.done, rank.stream));
+  };
   time_on_gpu(state, n, bytes, [&](cudaStream_t s) {
     BENCH_CUDA(cudaEventRecord(go, s));
-    on_threads(p, [&](int r) {
-      rank_state<Value>& rank = *ranks[static_cast<std::size_t>(r)];
-      BENCH_CUDA(cudaStreamWaitEvent(rank.stream, go, 0));
-      const std::int64_t first = each * r;
-      BENCH_CUDA(rank.sort(rank.temp->ptr, rank.temp_bytes, *exchanges[static_cast<std::size_t>(r)], keys.ptr + first,
-                           pairs ? values.ptr + first : nullptr));
-      BENCH_CUDA(cudaEventRecord(rank.done, rank.stream));
-    });
+    threads.run(sort_rank);
     for (auto& rank : ranks) BENCH_CUDA(cudaStreamWaitEvent(s, rank->done, 0));
     if (!std::exchange(warmed_up, true)) return;
-    // Rank 0's phases, read after its last event (the timing loop waits for `s` anyway).
-    BENCH_CUDA(cudaEventSynchronize(ranks[0]->done));
-    const dist_sort_phases& ph = ranks[0]->phases;
-    const cudaEvent_t marks[5] = {ctx.start, ph.sorted, ph.planned, ph.exchanged, ph.merged};
-    for (int k = 0; k < 4; ++k) {
-      float ms = 0;
-      BENCH_CUDA(cudaEventElapsedTime(&ms, marks[k], marks[k + 1]));
-      phase_ms[k] += ms;
+    // The phases, read after the ranks' last events (the timing loop waits for `s` anyway).
+    for (auto& rank : ranks) BENCH_CUDA(cudaEventSynchronize(rank->done));
+    double before = 0;
+    int k = 0;
+    for (auto phase : {&dist_sort_phases::sorted, &dist_sort_phases::planned, &dist_sort_phases::exchanged,
+                       &dist_sort_phases::merged}) {
+      const double at = last_rank_at(ranks, ctx.start, phase);
+      phase_ms[k++] += at - before;
+      before = at;
     }
-    float all = 0;
-    BENCH_CUDA(cudaEventElapsedTime(&all, ctx.start, ph.merged));
-    total_ms += all;
+    total_ms += before;
   });
   BENCH_CUDA(cudaEventDestroy(go));
   check_global_order(ranks, keys, n);

@@ -59,7 +59,7 @@ gtest_counts() {  # LOG
 }
 
 # NAME SHARDS LIMIT_S MAX_ITEMS FILTER COMMAND...: COMMAND --gtest_filter=FILTER in SHARDS processes
-# side by side (shard k on GPU k % gpus), each under LIMIT_S and UPSWEEP_TEST_MAX_ITEMS (0: none);
+# side by side (shard k on GPU (k + gpu_offset) % gpus), each under LIMIT_S and UPSWEEP_TEST_MAX_ITEMS (0: none);
 # their logs end up in NAME.log. gtest_brief=0 lists every test with its time.
 run_shards() {
   local name=$1 shards=$2 limit=$3 items=$4 filter=$5 k p rc=0 pids=()
@@ -67,7 +67,7 @@ run_shards() {
   for ((k = 0; k < shards; k++)); do
     (
       if ((items)); then export UPSWEEP_TEST_MAX_ITEMS=$items; else unset UPSWEEP_TEST_MAX_ITEMS; fi
-      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k CUDA_VISIBLE_DEVICES=$((k % gpus)) timeout "$limit" "$@" \
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k CUDA_VISIBLE_DEVICES=$(((k + gpu_offset) % gpus)) timeout "$limit" "$@" \
         --gtest_filter="$filter" --gtest_brief="${gtest_brief:-1}" >"$out/$name.$k.log" 2>&1
       shard_rc=$?
       echo "[upsweep shard $k of $shards: rc $shard_rc]" >>"$out/$name.$k.log"

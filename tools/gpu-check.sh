@@ -78,6 +78,7 @@ started=$(date +%s)
 unset UPSWEEP_TEST_HUGE UPSWEEP_TEST_MAX_ITEMS  # each tier sets its own
 gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
 ((gpus > 0)) || gpus=1
+gpu_offset=0  # the GPU of a step's first shard
 
 # Tests that want the device to themselves: one compares free memory before and after, the others
 # fork or run streams side by side. The shards leave them for one process of their own.
@@ -130,9 +131,10 @@ tier_full_tests() {
 }
 
 # Two processes side by side: the ladder's huge cases take about 26 GB, the largest of the others 18.
+# With two GPUs or more, each has one.
 tier_full_large() {
   local pid
-  ( export UPSWEEP_TEST_HUGE=1; run_gpu_tests "gpu tests past 2^31 items (ladder)" gpu-tests-huge 1 560 0 '*_huge*' ) & pid=$!
+  ( export UPSWEEP_TEST_HUGE=1; gpu_offset=1; run_gpu_tests "gpu tests past 2^31 items (ladder)" gpu-tests-huge 1 560 0 '*_huge*' ) & pid=$!
   run_gpu_tests "gpu tests past 2^31 items" gpu-tests-large 1 560 0 "${user_filter:-*.Large*}"
   wait "$pid" || status=1
 }

@@ -2,7 +2,8 @@
 // own host thread and stream, against the single-GPU sort of all slices in rank order, bitwise
 // (keys, and pairs whose values are the global input index, so stability is checked item by
 // item): every data shape, empty and lopsided ranks, descending, bit windows, equal slices, a too
-// small output on one rank, and the core layer's size query. Fresh random data, seed printed.
+// small output on one rank, and the core layer's size query; the device's splitters against the
+// host reference. Fresh random data, seed printed.
 #include "../support/device_buffer.hpp"
 #include "../support/device_random.cuh"
 #include "../support/gpu_test.hpp"
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -221,6 +223,50 @@ TEST_F(DistRadixSort, LargeSlicesOfTwoToThe24PerRank) {
   SCOPED_TRACE(seed_trace(seed));
   const std::int64_t n = max_test_items(std::int64_t{1} << 24);
   expect_dist_sort<std::uint32_t>({{n, n, n, n}, shape::uniform, false, true}, seed);
+}
+
+// The kernel that picks the splitters on the device against the host's choose_splitters, the
+// reference: sorted samples with duplicates within and across ranks, empty ranks, counts past
+// 2^32 (the weights' 128-bit products), every rank empty.
+TEST_F(DistRadixSort, DeviceSplittersMatchTheHostReference) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  for (int p = 1; p <= 17; ++p)
+    for (int variant = 0; variant < 4; ++variant) {
+      SCOPED_TRACE("ranks " + std::to_string(p) + ", variant " + std::to_string(variant));
+      const std::int64_t s = upsweep::detail::dist_samples_per_rank(p);
+      const std::int64_t words = s + upsweep::detail::dist_header_words;
+      std::vector<std::int64_t> counts(static_cast<std::size_t>(p));
+      std::vector<std::uint64_t> values(static_cast<std::size_t>(p * s)), blocks;
+      for (int q = 0; q < p; ++q) {
+        const std::uint64_t r = mix64(seed + static_cast<std::uint64_t>(p * 101 + q * 7 + variant));
+        counts[q] = variant == 3 ? 0 : r % 4 == 0 ? 0 : variant == 2 ? static_cast<std::int64_t>(r >> 20) : r % 100000;
+        const std::uint64_t range = variant == 1 ? 5 : ~std::uint64_t{0};  // variant 1: few distinct values
+        auto first = values.begin() + q * s;
+        for (std::int64_t j = 0; j < s; ++j) first[j] = counts[q] == 0 ? 0 : mix64(r + j) % range;
+        std::sort(first, first + s);
+        blocks.push_back(static_cast<std::uint64_t>(counts[q]));
+        blocks.insert(blocks.end(), first, first + s);
+      }
+      const std::vector<upsweep::detail::dist_key> expected = upsweep::detail::choose_splitters(values, counts, s);
+      device_buffer<std::uint64_t> d_blocks(blocks);
+      const std::int64_t splitters = p > 1 ? p - 1 : 1;
+      device_buffer<upsweep::detail::dist_key> d_splitters(splitters);
+      check(cudaMemset(d_splitters.data(), 0xA5, static_cast<std::size_t>(splitters) * sizeof(upsweep::detail::dist_key)),
+            "cudaMemset");
+      upsweep::detail::choose_splitters_kernel<<<static_cast<unsigned>((p * s + 255) / 256), 256>>>(
+          d_blocks.data(), p, s, d_splitters.data());
+      check(cudaGetLastError(), "choose_splitters_kernel");
+      const std::vector<upsweep::detail::dist_key> got = d_splitters.download();
+      ASSERT_EQ(static_cast<std::int64_t>(blocks.size()), p * words);
+      for (int t = 0; t + 1 < p; ++t) {
+        const upsweep::detail::dist_key& key = got[t];
+        EXPECT_EQ(expected[t].value, key.value) << "splitter " << t;
+        EXPECT_EQ(expected[t].rank, key.rank) << "splitter " << t;
+        EXPECT_EQ(expected[t].position, key.position) << "splitter " << t;
+      }
+      if (HasFailure()) return;
+    }
 }
 
 TEST_F(DistRadixSort, AnOutputTooSmallOnOneRankFailsOnEveryRankAndWritesNothing) {

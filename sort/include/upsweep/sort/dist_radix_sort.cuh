@@ -11,8 +11,8 @@
 //    nothing to its output.
 //  - Core layer: caller temporary storage (a size query with d_temp == nullptr, which depends on
 //    num_items, out_capacity and the number of ranks); no allocation. It does synchronise the host
-//    with the stream twice, on small all-gathers (samples, send counts), because the exchange
-//    needs every size on the host; so it cannot be captured in a CUDA graph.
+//    with the stream once, on a small all-gather (the send counts), because the exchange needs
+//    every size on the host; so it cannot be captured in a CUDA graph.
 //  - Input and output may be the same array. num_items per rank below 2^59 (the device sort's).
 //  - Errors: CUDA's, and cudaErrorUnknown for a transport failure (exchange.last_failure() says
 //    which call). Invalid arguments on one rank are not seen by the others, which then wait.

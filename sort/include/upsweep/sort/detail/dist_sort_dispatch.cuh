@@ -1,6 +1,6 @@
-// Sort across ranks, one rank's part (host code): sort the slice, sample it, agree on splitters,
-// agree on the send counts, exchange, merge the received runs, and optionally move to equal
-// slices. The host waits twice for small all-gathers (samples, send counts): NCCL needs every
+// Sort across ranks, one rank's part (host code): sort the slice, sample it, agree on splitters
+// (on the device), agree on the send counts, exchange, merge the received runs, and optionally
+// move to equal slices. The host waits once, for the send counts' all-gather: NCCL needs every
 // size on the host before the exchange.
 #pragma once
 
@@ -65,8 +65,8 @@ class dist_sort_run {
     void* pieces[13] = {};
     const std::size_t sizes[13] = {sort_bytes, n * sizeof(Key), n * value_size, cap * sizeof(Key), cap * value_size,
                                    cap * sizeof(Key), cap * value_size, p ? block : 0, p * block,
-                                   p ? (p - 1) * sizeof(dist_key) : 0, p * sizeof(long long),
-                                   p * p * sizeof(long long), merge_words * sizeof(long long)};
+                                   p ? (p - 1) * sizeof(dist_key) : 0, p ? (p + 1) * sizeof(long long) : 0,
+                                   p * (p + 1) * sizeof(long long), merge_words * sizeof(long long)};
     UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp, temp_bytes, pieces, sizes));
     d_sort_temp_ = pieces[0];
     sort_bytes_ = sort_bytes;
@@ -141,45 +141,39 @@ class dist_sort_run {
     return cudaStreamSynchronize(stream_);
   }
 
+  // Samples gathered from every rank, splitters chosen from them on the device: no host wait.
   cudaError_t agree_on_splitters() {
     const unsigned grid = static_cast<unsigned>((samples_ + 255) / 256);
-    gather_samples_kernel<Descending><<<grid, 256, 0, stream_>>>(sorted_.keys, io_.num_items, io_.capacity, samples_,
-                                                                 begin_bit_, end_bit_, d_block_);
+    gather_samples_kernel<Descending><<<grid, 256, 0, stream_>>>(sorted_.keys, io_.num_items, samples_, begin_bit_,
+                                                                 end_bit_, d_block_);
     UPSWEEP_CUDA_RETURN(cudaGetLastError());
     const std::size_t words = static_cast<std::size_t>(samples_ + dist_header_words);
     UPSWEEP_CUDA_RETURN(ex_.all_gather(d_block_, d_blocks_, words * sizeof(std::uint64_t), stream_));
-    std::vector<std::uint64_t> blocks;
-    UPSWEEP_CUDA_RETURN(read_back(blocks, d_blocks_, words * static_cast<std::size_t>(ranks_)));
-    std::vector<std::uint64_t> values;
-    counts_.clear();
-    capacities_.clear();
-    for (int q = 0; q < ranks_; ++q) {
-      const std::uint64_t* block = blocks.data() + static_cast<std::size_t>(q) * words;
-      counts_.push_back(static_cast<std::int64_t>(block[0]));
-      capacities_.push_back(static_cast<std::int64_t>(block[1]));
-      values.insert(values.end(), block + dist_header_words, block + words);
-    }
-    splitters_ = choose_splitters(values, counts_, samples_);
-    if (splitters_.empty()) return cudaSuccess;
-    return cudaMemcpyAsync(d_splitters_, splitters_.data(), splitters_.size() * sizeof(dist_key),
-                           cudaMemcpyHostToDevice, stream_);
+    const long long all_samples = samples_ * ranks_;
+    choose_splitters_kernel<<<static_cast<unsigned>((all_samples + 255) / 256), 256, 0, stream_>>>(
+        d_blocks_, ranks_, samples_, d_splitters_);
+    return cudaGetLastError();
   }
 
+  // Every rank's send bounds and capacity, gathered and read back: the plan's one host wait.
   cudaError_t agree_on_sends() {
-    find_send_bounds_kernel<Descending><<<(ranks_ + 127) / 128, 128, 0, stream_>>>(
-        sorted_.keys, io_.num_items, rank_, d_splitters_, ranks_, begin_bit_, end_bit_, d_bounds_);
+    find_send_bounds_kernel<Descending><<<(ranks_ + 128) / 128, 128, 0, stream_>>>(
+        sorted_.keys, io_.num_items, io_.capacity, rank_, d_splitters_, ranks_, begin_bit_, end_bit_, d_bounds_);
     UPSWEEP_CUDA_RETURN(cudaGetLastError());
-    UPSWEEP_CUDA_RETURN(ex_.all_gather(d_bounds_, d_all_bounds_, static_cast<std::size_t>(ranks_) * sizeof(long long),
-                                       stream_));
-    std::vector<long long> bounds;
-    UPSWEEP_CUDA_RETURN(read_back(bounds, d_all_bounds_, static_cast<std::size_t>(ranks_) * ranks_));
-    sends_.assign(bounds.size(), 0);
-    for (std::size_t q = 0; q < static_cast<std::size_t>(ranks_); ++q)
+    const std::size_t words = static_cast<std::size_t>(ranks_) + 1;
+    UPSWEEP_CUDA_RETURN(ex_.all_gather(d_bounds_, d_all_bounds_, words * sizeof(long long), stream_));
+    std::vector<long long> blocks;
+    UPSWEEP_CUDA_RETURN(read_back(blocks, d_all_bounds_, words * static_cast<std::size_t>(ranks_)));
+    sends_.assign(static_cast<std::size_t>(ranks_) * ranks_, 0);
+    capacities_.assign(static_cast<std::size_t>(ranks_), 0);
+    for (std::size_t q = 0; q < static_cast<std::size_t>(ranks_); ++q) {
+      const long long* bounds = blocks.data() + q * words;
+      capacities_[q] = bounds[ranks_];
       for (std::size_t t = 0; t < static_cast<std::size_t>(ranks_); ++t) {
-        const long long before = t == 0 ? 0 : bounds[q * ranks_ + t - 1];
-        sends_[q * ranks_ + t] = bounds[q * ranks_ + t] - before;
+        sends_[q * ranks_ + t] = bounds[t] - (t == 0 ? 0 : bounds[t - 1]);
         if (sends_[q * ranks_ + t] < 0) return cudaErrorInvalidValue;  // ranks that disagree on the order
       }
+    }
     return cudaSuccess;
   }
 
@@ -274,8 +268,7 @@ class dist_sort_run {
                       [&](int from, int to) { return placement.rebalance_sends(from, to); });
   }
 
-  std::vector<std::int64_t> counts_, capacities_, sends_;
-  std::vector<dist_key> splitters_;
+  std::vector<std::int64_t> capacities_, sends_;
   dist_exchange& ex_;
   arrays io_;
   int begin_bit_, end_bit_;

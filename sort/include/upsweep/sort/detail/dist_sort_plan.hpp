@@ -57,7 +57,8 @@ UPSWEEP_DIST_HOST_DEVICE inline std::int64_t dist_sample_position(std::int64_t n
 // Splitter t (t = 0..P-2) is the first item of rank t + 1's share. `values[q * s + j]` is rank
 // q's sample j, `counts[q]` its slice size (a rank without items has no samples). Each sample
 // weighs counts[q] / s items; splitter t is the first sample at which the weight before it
-// reaches (t + 1) N / P. Every rank gets the same splitters from the same input.
+// reaches (t + 1) N / P. Every rank gets the same splitters from the same input. The sort picks
+// them on the device (choose_splitters_kernel, dist_sort_kernels.cuh); this is its reference.
 inline std::vector<dist_key> choose_splitters(const std::vector<std::uint64_t>& values,
                                               const std::vector<std::int64_t>& counts, std::int64_t s) {
   const int num_ranks = static_cast<int>(counts.size());
