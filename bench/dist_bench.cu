@@ -5,7 +5,8 @@
 //  - ranks_1, ranks_2, ranks_4, ranks_8: dist_sort_* with the items split evenly over P ranks,
 //    timed from before the first rank starts to after the last one ends (CUDA events on the
 //    benchmark's stream, which every rank's stream waits for and which waits for every rank).
-//    The ranks' host threads live for the whole row, as a job's ranks do.
+//    Rank 0 runs on the benchmark's thread, the others on host threads that live for the whole
+//    row, as a job's ranks do.
 // Each dist row also reports the phases as fractions of its time, each ending when the last rank
 // ends it: sort (the local sorts), plan (samples, splitters, send counts: two all-gathers, one
 // host wait), exchange and merge.
@@ -70,12 +71,12 @@ struct rank_state {
   }
 };
 
-// P host threads kept for a whole row: run(body) has every thread call body(rank) once and
-// returns when all have; the first failure is rethrown.
+// Ranks 1..P-1 on host threads kept for a whole row, rank 0 on the caller's: run(body) calls
+// body(rank) once for every rank and returns when all have; the first failure is rethrown.
 class rank_threads {
  public:
   explicit rank_threads(int p) : failures_(static_cast<std::size_t>(p)) {
-    for (int r = 0; r < p; ++r) threads_.emplace_back([this, r] { serve(r); });
+    for (int r = 1; r < p; ++r) threads_.emplace_back([this, r] { serve(r); });
   }
   ~rank_threads() {
     {
@@ -96,6 +97,11 @@ class rank_threads {
       ++round_;
     }
     wake_.notify_all();
+    try {
+      body(0);
+    } catch (...) {
+      failures_[0] = std::current_exception();
+    }
     std::unique_lock<std::mutex> lock(mutex_);
     all_done_.wait(lock, [&] { return finished_ == static_cast<int>(threads_.size()); });
     for (std::exception_ptr& f : failures_)

@@ -12,7 +12,8 @@
 #                    up to about 50 GB of device memory together)
 #   full-sanitizers  memcheck, synccheck and initcheck over every GPU test at 100000 items
 #   full-racecheck   racecheck (the slowest tool) alone, at 9000 items, CUB's kernels not instrumented
-#   full-rest        the package consumers, the tools' tests and a soak (--soak-seconds, default 240)
+#   full-rest        the package consumers, the tools' tests and a soak (--soak-seconds, default 240): those
+#                    the binaries hold (a --prebuilt bundle holds some, tools/prebuild.sh says which)
 #   bench            benchmark suites (--bench, default core) and --bench-filter rows
 #   full             every full-* part in turn, for a machine without a time limit
 # An issue closes when every full-* part passes. --filter PATTERN (gtest positive patterns, e.g.
@@ -169,12 +170,17 @@ tier_full_racecheck() {
     run_sanitizer racecheck 13 570 9000 "${user_filter:-$racecheck_set}-$past_2_31:$deliberate_errors" ) || status=1
 }
 
+# What the binaries here hold of it: a --prebuilt bundle has the consumers and the tools
+# (.prebuilt-tools) or the soak (.prebuilt-bench), a build on the GPU machine everything.
 tier_full_rest() {
-  configure_for_ctest || return
-  run_package_consumers
+  if [ -d "$bin/package-consumer" ]; then run_package_consumers
+  else note "package consumers: not in these binaries (.prebuilt-tools has them)"; fi
   run_tool_tests '^upsweep-soak'
-  run_soak "$soak_seconds"
+  if [ -x "$bin/tools/soak/upsweep-soak" ]; then run_soak "$soak_seconds"
+  else note "soak: not in these binaries (.prebuilt-bench has it)"; fi
 }
+
+tier_bench() { :; }  # the benchmark runs after every tier
 
 tier_full() {
   local part

@@ -5,11 +5,11 @@
 # (device code keeps its -lineinfo for compute-sanitizer reports). The device tool carries at most
 # 64 MiB with the working tree, so the bundles follow the tiers of tools/gpu-check.sh:
 #   tools/prebuild.sh --split  everything, in three bundles, each carried by the calls that need it:
-#     .prebuilt        the GPU and host tests: quick, full-tests, full-large, full-sanitizers,
-#                      full-racecheck (run: tools/gpu-check.sh TIER --prebuilt .prebuilt)
-#     .prebuilt-tools  the tools, their CPU reference, the package consumers and the soak: full-rest
-#                      (41 MB on 2026-11-22)
-#     .prebuilt-bench  the benchmark: bench
+#     .prebuilt        the GPU tests (and the NCCL tests): quick, full-tests, full-large,
+#                      full-sanitizers, full-racecheck (run: tools/gpu-check.sh TIER --prebuilt .prebuilt).
+#                      The host tests stay here: they need no GPU, and they ran past the 64 MiB.
+#     .prebuilt-tools  the tools, their CPU reference and the package consumers: full-rest
+#     .prebuilt-bench  the benchmark and the soak: bench, and full-rest's soak
 #   tools/prebuild.sh --sanitizers-and-bench  only the GPU tests and the benchmark into .prebuilt
 #     (6.5 minutes on 2 cores after a sort header change, 23 MB of xz): full-large, full-sanitizers,
 #     full-racecheck and bench, not the tiers that also run the host tests or the tools.
@@ -62,9 +62,9 @@ pack() {  # DIR PATHS...: those paths of $out (relative to it) into DIR/bundle.t
   du -sh "$dir/bundle.txz"
 }
 if ((split)); then
-  pack .prebuilt commit tests/upsweep_gpu_tests tests/upsweep_host_tests $(cd "$out" && ls tests/upsweep_nccl_tests 2>/dev/null)
-  pack .prebuilt-tools commit lib tests/apps apps package-consumer tools
-  pack .prebuilt-bench commit lib bench
+  pack .prebuilt commit tests/upsweep_gpu_tests $(cd "$out" && ls tests/upsweep_nccl_tests 2>/dev/null)
+  pack .prebuilt-tools commit lib tests/apps apps package-consumer
+  pack .prebuilt-bench commit lib bench tools
 else
   pack .prebuilt .
 fi
