@@ -176,21 +176,24 @@ run_package_consumers() {
   note "package consumers: build rc $rc, runs:$runs"
 }
 
-# EXCLUDE: the tools end to end (their ctest entries, those needing a GPU labelled gpu), when they
-# are built here; EXCLUDE leaves some out (the soak has its own step).
+# EXCLUDE: the tools end to end (their ctest entries, those needing a GPU labelled gpu), of each
+# tool built or unpacked here (a bundle may hold one); EXCLUDE leaves some out (the soak has its
+# own step).
 run_tool_tests() {
-  if ! compgen -G "$bin/apps/upsweep-*/upsweep-sort" >/dev/null; then
-    note "tools: not in this build (full-rest runs them)"; return
-  fi
+  local present=() tool
+  for tool in sort compact; do [ -x "$bin/apps/upsweep-$tool/upsweep-$tool" ] && present+=("$tool"); done
+  if ((${#present[@]} == 0)); then note "tools: not in these binaries (full-rest runs them)"; return; fi
   configure_for_ctest || return
   local t0 rc dir
   t0=$(date +%s)
   dir=$(nccl_lib_dir)  # upsweep-sort built with NCCL (--gpus, --distributed) links libnccl
   LD_LIBRARY_PATH=${dir:+$dir:}${LD_LIBRARY_PATH:-} \
-    ctest --test-dir "$bin" -R '^upsweep-' -E "$1" -j 8 --output-on-failure >"$out/apps.log" 2>&1
+    ctest --test-dir "$bin" -R "^upsweep-($(IFS='|'; echo "${present[*]}"))\\." -E "$1" -j 8 --output-on-failure \
+    >"$out/apps.log" 2>&1
   rc=$?
   ((rc)) && { status=1; grep -E "Failed|\*\*\*" "$out/apps.log" | head -20; }
-  note "tools: $(grep -E 'tests passed|tests failed' "$out/apps.log" | tail -1) (rc $rc, $(( $(date +%s) - t0 )) s)"
+  note "tools (${present[*]}): $(grep -E 'tests passed|tests failed' "$out/apps.log" | tail -1) (rc $rc," \
+    "$(( $(date +%s) - t0 )) s)"
 }
 
 # SECONDS: random configurations of every primitive against the CPU reference and CUB.

@@ -170,11 +170,11 @@ tier_full_racecheck() {
     run_sanitizer racecheck 13 570 9000 "${user_filter:-$racecheck_set}-$past_2_31:$deliberate_errors" ) || status=1
 }
 
-# What the binaries here hold of it: a --prebuilt bundle has the consumers and the tools
-# (.prebuilt-tools) or the soak (.prebuilt-bench), a build on the GPU machine everything.
+# What the binaries here hold of it: a --prebuilt bundle has upsweep-sort (.prebuilt-tools) or the
+# consumers, upsweep-compact and the soak (.prebuilt-bench), a build on the GPU machine everything.
 tier_full_rest() {
   if [ -d "$bin/package-consumer" ]; then run_package_consumers
-  else note "package consumers: not in these binaries (.prebuilt-tools has them)"; fi
+  else note "package consumers: not in these binaries (.prebuilt-bench has them)"; fi
   run_tool_tests '^upsweep-soak'
   if [ -x "$bin/tools/soak/upsweep-soak" ]; then run_soak "$soak_seconds"
   else note "soak: not in these binaries (.prebuilt-bench has it)"; fi

@@ -8,8 +8,9 @@
 #     .prebuilt        the GPU tests (and the NCCL tests): quick, full-tests, full-large,
 #                      full-sanitizers, full-racecheck (run: tools/gpu-check.sh TIER --prebuilt .prebuilt).
 #                      The host tests stay here: they need no GPU, and they ran past the 64 MiB.
-#     .prebuilt-tools  the tools, their CPU reference and the package consumers: full-rest
-#     .prebuilt-bench  the benchmark and the soak: bench, and full-rest's soak
+#     .prebuilt-tools  upsweep-sort and its CPU reference: full-rest's tests of it
+#     .prebuilt-bench  the benchmark, the soak, the package consumers and upsweep-compact: bench, and
+#                      the rest of full-rest
 #   tools/prebuild.sh --sanitizers-and-bench  only the GPU tests and the benchmark into .prebuilt
 #     (6.5 minutes on 2 cores after a sort header change, 23 MB of xz): full-large, full-sanitizers,
 #     full-racecheck and bench, not the tiers that also run the host tests or the tools.
@@ -53,18 +54,19 @@ find "$out" -type f -perm -u+x -exec strip --strip-debug {} + 2>/dev/null || tru
 git rev-parse --short HEAD >"$out/commit"
 git status --porcelain --untracked-files=no | grep -q . && echo "+uncommitted changes" >>"$out/commit"
 # The device tool carries at most 64 MiB with the working tree; xz -9e keeps the fat binaries
-# under it (2026-11-21: gzip 65 MB, xz 47 MB; a larger bundle that day: xz 65 MB, xz -9e 55 MB).
+# under it (2026-11-21: gzip 65 MB, xz 47 MB; a larger bundle that day: xz 65 MB, xz -9e 55 MB),
+# and a 256 MiB dictionary finds the device code the tools share (2026-11-26: 53.4 MB to 53.0).
 pack() {  # DIR PATHS...: those paths of $out (relative to it) into DIR/bundle.txz
   local dir=$1
   shift
   mkdir -p "$dir"
-  tar -C "$out" -cf - "$@" | xz -9e -T0 >"$dir/bundle.txz"
+  tar -C "$out" -cf - "$@" | xz --lzma2=preset=9e,dict=256MiB -T0 >"$dir/bundle.txz"
   du -sh "$dir/bundle.txz"
 }
 if ((split)); then
   pack .prebuilt commit tests/upsweep_gpu_tests $(cd "$out" && ls tests/upsweep_nccl_tests 2>/dev/null)
-  pack .prebuilt-tools commit lib tests/apps apps package-consumer
-  pack .prebuilt-bench commit lib bench tools
+  pack .prebuilt-tools commit tests/apps apps/upsweep-sort
+  pack .prebuilt-bench commit lib bench tools package-consumer apps/upsweep-compact
 else
   pack .prebuilt .
 fi
