@@ -173,7 +173,7 @@ tier_full_racecheck() {
 # What the binaries here hold of it: a --prebuilt bundle has upsweep-sort (.prebuilt-tools) or the
 # consumers, upsweep-compact and the soak (.prebuilt-bench), a build on the GPU machine everything.
 tier_full_rest() {
-  if [ -d "$bin/package-consumer" ]; then run_package_consumers
+  if [ -z "$prebuilt" ] || [ -d "$bin/package-consumer" ]; then run_package_consumers  # a build makes them
   else note "package consumers: not in these binaries (.prebuilt-bench has them)"; fi
   run_tool_tests '^upsweep-soak'
   if [ -x "$bin/tools/soak/upsweep-soak" ]; then run_soak "$soak_seconds"

@@ -227,21 +227,25 @@ TEST_F(DistRadixSort, LargeSlicesOfTwoToThe24PerRank) {
 
 // The kernel that picks the splitters on the device against the host's choose_splitters, the
 // reference: sorted samples with duplicates within and across ranks, empty ranks, counts past
-// 2^32 (the weights' 128-bit products), every rank empty.
+// 2^32 (the weights' 128-bit products), every rank empty; the sort's sample count and
+// 1 to 3 samples a rank, where shares past the last sample stay empty.
 TEST_F(DistRadixSort, DeviceSplittersMatchTheHostReference) {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   for (int p = 1; p <= 17; ++p)
-    for (int variant = 0; variant < 4; ++variant) {
+    for (int variant = 0; variant < 16; ++variant) {
       SCOPED_TRACE("ranks " + std::to_string(p) + ", variant " + std::to_string(variant));
-      const std::int64_t s = upsweep::detail::dist_samples_per_rank(p);
+      const std::int64_t s = variant < 4 ? upsweep::detail::dist_samples_per_rank(p) : 1 + variant % 3;
       const std::int64_t words = s + upsweep::detail::dist_header_words;
       std::vector<std::int64_t> counts(static_cast<std::size_t>(p));
       std::vector<std::uint64_t> values(static_cast<std::size_t>(p * s)), blocks;
       for (int q = 0; q < p; ++q) {
         const std::uint64_t r = mix64(seed + static_cast<std::uint64_t>(p * 101 + q * 7 + variant));
-        counts[q] = variant == 3 ? 0 : r % 4 == 0 ? 0 : variant == 2 ? static_cast<std::int64_t>(r >> 20) : r % 100000;
-        const std::uint64_t range = variant == 1 ? 5 : ~std::uint64_t{0};  // variant 1: few distinct values
+        const int kind = variant % 4;
+        if (kind == 3 || r % 4 == 0) counts[q] = 0;
+        else if (kind == 2) counts[q] = static_cast<std::int64_t>(r >> 8);  // past 2^32, the total below 2^62
+        else counts[q] = r % 7 == 0 ? 1 : static_cast<std::int64_t>(r % 100000);
+        const std::uint64_t range = kind == 1 ? 5 : ~std::uint64_t{0};  // kind 1: few distinct values
         auto first = values.begin() + q * s;
         for (std::int64_t j = 0; j < s; ++j) first[j] = counts[q] == 0 ? 0 : mix64(r + j) % range;
         std::sort(first, first + s);

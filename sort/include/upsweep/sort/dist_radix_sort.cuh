@@ -13,7 +13,8 @@
 //    num_items, out_capacity and the number of ranks); no allocation. It does synchronise the host
 //    with the stream once, on a small all-gather (the send counts), because the exchange needs
 //    every size on the host; so it cannot be captured in a CUDA graph.
-//  - Input and output may be the same array. num_items per rank below 2^59 (the device sort's).
+//  - Input and output may be the same array. num_items per rank below 2^59 (the device sort's),
+//    and their total over all ranks below 2^62 (the bound's and the plan's arithmetic).
 //  - Errors: CUDA's, and cudaErrorUnknown for a transport failure (exchange.last_failure() says
 //    which call). Invalid arguments on one rank are not seen by the others, which then wait.
 #pragma once

@@ -54,7 +54,8 @@ __device__ inline int first_multiple_above(unsigned __int128 bound, unsigned __i
 // sample finds the samples before it in the global order (a search in each other rank's) and so
 // the sampled weight W before it, and the one just before it (weight w): it is splitter t for
 // every t with (W - w) P < (t + 1) N s <= W P, in units of 1/s item. The last sample also writes
-// the empty shares' splitter, above every item, past its own weight.
+// the empty shares' splitter, above every item, past its own weight. The work is P^2 s log s
+// searches: nothing for tens of ranks; thousands would want the samples merged instead.
 __global__ inline void choose_splitters_kernel(const cuda::std::uint64_t* d_blocks, int num_ranks, long long s,
                                                dist_key* d_splitters) {
   using u128 = unsigned __int128;
