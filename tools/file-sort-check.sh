@@ -4,7 +4,8 @@
 # outputs removed between runs); in core and with --memory-limit at a quarter of the file.
 #   tools/file-sort-check.sh [SORT_TOOL] [GIB] [DIR]   (defaults: build/gpu/apps/upsweep-sort/upsweep-sort, 4, /tmp)
 # Prints one line per run and the ratios to cp; exits non-zero when a run fails or an output is not
-# sorted (checked by the tool's --verify in a separate, untimed run on the same file).
+# sorted (the tool's --verify in a separate, untimed run, and the last file-to-file output checked
+# for order, count and sum).
 set -euo pipefail
 tool=${1:-build/gpu/apps/upsweep-sort/upsweep-sort}
 gib=${2:-4}
@@ -31,3 +32,11 @@ ooc_s=$(best "$tool" "$in" --type u32 -o "$dir/upsweep-file-sort-out.bin" --no-p
 awk -v g="$gib" -v c="$cp_s" -v s="$core_s" -v q="$quarter" -v o="$ooc_s" 'BEGIN {
   printf "file-sort: %s GiB u32, best of 3 (s): cp %.3f, upsweep-sort %.3f (%.2fx cp, bar 1.5x), --memory-limit %s %.3f (%.2fx cp, bar 2x)\n", g, c, s, s / c, q, o, o / c }'
 "$tool" "$in" --type u32 -o "$dir/upsweep-file-sort-out.bin" --no-progress
+# The file-to-file output itself: in order, and the same keys (count and 64-bit sum) as the input.
+python3 - "$in" "$dir/upsweep-file-sort-out.bin" <<'PY'
+import sys, numpy as np
+a, b = (np.fromfile(p, dtype=np.uint32) for p in sys.argv[1:3])
+ok = a.size == b.size and bool(np.all(b[:-1] <= b[1:])) and int(a.sum(dtype=np.uint64)) == int(b.sum(dtype=np.uint64))
+print("file-sort: output", "sorted, same count and sum as the input" if ok else "WRONG")
+sys.exit(0 if ok else 1)
+PY

@@ -100,7 +100,7 @@ nccl_lib_dir() {
 # The sort across ranks over NCCL (world size 1), when built.
 run_nccl_tests() {
   local tests=$bin/tests/upsweep_nccl_tests dir rc
-  if [ ! -x "$tests" ]; then note "nccl tests: not in this build (no NCCL where it was built)"; return; fi
+  if [ ! -x "$tests" ]; then note "nccl tests: not in these binaries (no NCCL where they were built; in a split bundle, .prebuilt-tools has them)"; return; fi
   dir=$(nccl_lib_dir)
   LD_LIBRARY_PATH=${dir:+$dir:}${LD_LIBRARY_PATH:-} timeout 120 "$tests" --gtest_brief=1 >"$out/nccl-tests.log" 2>&1
   rc=$?

@@ -170,9 +170,10 @@ tier_full_racecheck() {
     run_sanitizer racecheck 13 570 9000 "${user_filter:-$racecheck_set}-$past_2_31:$deliberate_errors" ) || status=1
 }
 
-# What the binaries here hold of it: a --prebuilt bundle has upsweep-sort (.prebuilt-tools) or the
+# What the binaries here hold of it: a --prebuilt bundle has upsweep-sort and the NCCL tests (.prebuilt-tools) or the
 # consumers, upsweep-compact and the soak (.prebuilt-bench), a build on the GPU machine everything.
 tier_full_rest() {
+  [ -n "$prebuilt" ] && [ -x "$bin/tests/upsweep_nccl_tests" ] && run_nccl_tests  # .prebuilt-tools holds them
   if [ -z "$prebuilt" ] || [ -d "$bin/package-consumer" ]; then run_package_consumers  # a build makes them
   else note "package consumers: not in these binaries (.prebuilt-bench has them)"; fi
   run_tool_tests '^upsweep-soak'

@@ -5,10 +5,11 @@
 # (device code keeps its -lineinfo for compute-sanitizer reports). The device tool carries at most
 # 64 MiB with the working tree, so the bundles follow the tiers of tools/gpu-check.sh:
 #   tools/prebuild.sh --split  everything, in three bundles, each carried by the calls that need it:
-#     .prebuilt        the GPU tests (and the NCCL tests): quick, full-tests, full-large,
-#                      full-sanitizers, full-racecheck (run: tools/gpu-check.sh TIER --prebuilt .prebuilt).
-#                      The host tests stay here: they need no GPU, and they ran past the 64 MiB.
-#     .prebuilt-tools  upsweep-sort and its CPU reference: full-rest's tests of it
+#     .prebuilt        the GPU tests: quick, full-tests, full-large, full-sanitizers, full-racecheck
+#                      (run: tools/gpu-check.sh TIER --prebuilt .prebuilt). The host tests stay
+#                      here (they need no GPU), and the NCCL tests ride with the tools: with them
+#                      the bundle ran past the 64 MiB.
+#     .prebuilt-tools  upsweep-sort, its CPU reference and the NCCL tests: full-rest runs them
 #     .prebuilt-bench  the benchmark, the soak, the package consumers and upsweep-compact: bench, and
 #                      the rest of full-rest
 #   tools/prebuild.sh --sanitizers-and-bench  only the GPU tests and the benchmark into .prebuilt
@@ -64,8 +65,8 @@ pack() {  # DIR PATHS...: those paths of $out (relative to it) into DIR/bundle.t
   du -sh "$dir/bundle.txz"
 }
 if ((split)); then
-  pack .prebuilt commit tests/upsweep_gpu_tests $(cd "$out" && ls tests/upsweep_nccl_tests 2>/dev/null)
-  pack .prebuilt-tools commit tests/apps apps/upsweep-sort
+  pack .prebuilt commit tests/upsweep_gpu_tests
+  pack .prebuilt-tools commit tests/apps apps/upsweep-sort $(cd "$out" && ls tests/upsweep_nccl_tests 2>/dev/null)
   pack .prebuilt-bench commit lib bench tools package-consumer apps/upsweep-compact
 else
   pack .prebuilt .

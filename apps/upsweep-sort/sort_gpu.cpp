@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
 #include <numeric>
 #include <cstring>
@@ -22,6 +23,10 @@
 #include <new>
 #include <type_traits>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace upsweep::apps {
 
@@ -146,6 +151,70 @@ class sorter {
 
   // The same over raw host arrays of n items (h_out == h_in sorts in place when it fits).
   sort_report run_host(const Key* h_in, Key* h_out, stored_value* h_indices) {
+    std::vector<stored_value> order;  // pairs: the input indices, sorted along as values
+    if constexpr (pairs) {
+      order.resize(static_cast<std::size_t>(n_));
+      std::iota(order.begin(), order.end(), Value{0});
+    }
+    auto sort = [&](upsweep::host_sort_storage& storage, const Key* in, Key* out, stored_value* indices_out,
+                    std::int64_t count) {
+      const int begin_bit = job_.order.begin_bit, end_bit = window_end();
+      if constexpr (pairs)
+        return job_.order.descending
+                   ? upsweep::host_sort_pairs_descending(storage, in, out, order.data(), indices_out, count, begin_bit,
+                                                         end_bit)
+                   : upsweep::host_sort_pairs(storage, in, out, order.data(), indices_out, count, begin_bit, end_bit);
+      else
+        return job_.order.descending ? upsweep::host_sort_keys_descending(storage, in, out, count, begin_bit, end_bit)
+                                     : upsweep::host_sort_keys(storage, in, out, count, begin_bit, end_bit);
+    };
+    // The first call (kernel loading), untimed, on a copy of a prefix: the input may be the output.
+    auto first_call = [&](upsweep::host_sort_storage& storage) {
+      const std::size_t m = static_cast<std::size_t>(std::min<std::int64_t>(n_, 1 << 16));
+      std::vector<Key> prefix(h_in, h_in + m), prefix_out(m);
+      std::vector<stored_value> prefix_indices(pairs ? m : 0);
+      check(sort(storage, prefix.data(), prefix_out.data(), prefix_indices.data(), static_cast<std::int64_t>(m)),
+            "upsweep::host_sort (first call)");
+    };
+    return within_budget([&](upsweep::host_sort_storage& storage) { return sort(storage, h_in, h_out, h_indices, n_); },
+                         first_call, h_in == h_out);
+  }
+
+  // Keys from one open file to another through Upsweep's host streams (pread into the pinned
+  // staging, pwrite from it): no file-sized host memory in core. The kernels are loaded already.
+  sort_report run_files(int in_fd, int out_fd) {
+    upsweep::host_stream<Key> in, out;
+    in.move = [](void* fd, std::uint64_t offset, void* buffer, std::size_t bytes) {
+      return pread_all(*static_cast<int*>(fd), buffer, bytes, offset);
+    };
+    out.move = [](void* fd, std::uint64_t offset, void* buffer, std::size_t bytes) {
+      return pwrite_all(*static_cast<int*>(fd), buffer, bytes, offset);
+    };
+    in.context = &in_fd;
+    out.context = &out_fd;
+    auto sort = [&](upsweep::host_sort_storage& storage) {
+      const int begin_bit = job_.order.begin_bit, end_bit = window_end();
+      return job_.order.descending ? upsweep::host_sort_keys_descending(storage, in, out, n_, begin_bit, end_bit)
+                                   : upsweep::host_sort_keys(storage, in, out, n_, begin_bit, end_bit);
+    };
+    try {
+      return within_budget(sort, [](upsweep::host_sort_storage&) {}, false);
+    } catch (const gpu_error&) {
+      for (const upsweep::host_stream_base* s : {&in, &out})
+        if (s->error != 0)
+          throw gpu_error(std::string(s == &in ? "reading the input: " : "writing the output: ") + std::strerror(s->error));
+      throw;
+    }
+  }
+
+ private:
+  int window_end() const { return job_.order.end_bit < 0 ? static_cast<int>(sizeof(Key) * 8) : job_.order.end_bit; }
+
+  // Upsweep's host sort within the device budget (--memory-limit, else 95 % of free memory):
+  // sized by `sort` on a query storage, then its storage allocated (a host scratch out of core),
+  // `first_call` and the allocations reported as setup, then `sort` timed over --repeat runs.
+  template <class Sort, class FirstCall>
+  sort_report within_budget(Sort sort, FirstCall first_call, bool in_place) {
     sort_report r;
     const auto t_setup = std::chrono::steady_clock::now();
     r.device_name = probe_device();
@@ -157,24 +226,7 @@ class sorter {
                                                     : 0.95 * static_cast<double>(free_bytes);
     upsweep::host_sort_storage storage;
     storage.device_bytes = static_cast<std::size_t>(budget);
-    std::vector<stored_value> order;  // pairs: the input indices, sorted along as values
-    if constexpr (pairs) {
-      order.resize(static_cast<std::size_t>(n_));
-      std::iota(order.begin(), order.end(), Value{0});
-    }
-    const int begin_bit = job_.order.begin_bit;
-    const int end_bit = job_.order.end_bit < 0 ? static_cast<int>(sizeof(Key) * 8) : job_.order.end_bit;
-    auto sort = [&](const Key* in, Key* out, stored_value* indices_out, std::int64_t count) {
-      if constexpr (pairs)
-        return job_.order.descending
-                   ? upsweep::host_sort_pairs_descending(storage, in, out, order.data(), indices_out, count, begin_bit,
-                                                         end_bit)
-                   : upsweep::host_sort_pairs(storage, in, out, order.data(), indices_out, count, begin_bit, end_bit);
-      else
-        return job_.order.descending ? upsweep::host_sort_keys_descending(storage, in, out, count, begin_bit, end_bit)
-                                     : upsweep::host_sort_keys(storage, in, out, count, begin_bit, end_bit);
-    };
-    const cudaError_t query = sort(h_in, h_out, h_indices, n_);
+    const cudaError_t query = sort(storage);
     if (query == cudaErrorInvalidValue)
       throw gpu_error("--memory-limit " + std::to_string(job_.memory_limit_gib) +
                       " GiB is below the smallest device budget the host sort works in for these keys");
@@ -194,7 +246,7 @@ class sorter {
         r.host_path = "out of core (no host memory for a scratch: three reads of the input)";
       }
     }
-    if (h_in == h_out && !scratch) throw std::logic_error("run_host: in place out of core needs the scratch");
+    if (in_place && !scratch) throw std::logic_error("run_host: in place out of core needs the scratch");
     r.budget_gib = gib(static_cast<double>(storage.device_bytes));
     r.need_gib = r.budget_gib;
     device_buffer<unsigned char> d_storage(storage.device_bytes);
@@ -206,19 +258,13 @@ class sorter {
     } free_staging{staging};
     storage.d_storage = d_storage.get();
     storage.h_staging = staging;
-    {  // the first call (kernel loading), untimed, on a copy of a prefix: the input may be the output
-      const std::size_t m = static_cast<std::size_t>(std::min<std::int64_t>(n_, 1 << 16));
-      std::vector<Key> prefix(h_in, h_in + m), prefix_out(m);
-      std::vector<stored_value> prefix_indices(pairs ? m : 0);
-      check(sort(prefix.data(), prefix_out.data(), prefix_indices.data(), static_cast<std::int64_t>(m)),
-            "upsweep::host_sort (first call)");
-    }
+    first_call(storage);
     r.setup_ms = ms_since(t_setup);
 
     std::vector<double> times;
     for (int k = 0; k < std::max(job_.repeat, 1); ++k) {
       const auto t = std::chrono::steady_clock::now();
-      check(sort(h_in, h_out, h_indices, n_), "upsweep::host_sort");  // in place: later repeats sort sorted keys
+      check(sort(storage), "upsweep::host_sort");  // in place: later repeats sort sorted keys
       times.push_back(ms_since(t));
     }
     std::sort(times.begin(), times.end());
@@ -228,7 +274,7 @@ class sorter {
     r.peak_bytes = device_bytes_peak();
     return r;
   }
- private:
+
   sort_call<Key, Value> call(Key* keys_out, stored_value* values_out) const {
     const int end_bit = job_.order.end_bit < 0 ? static_cast<int>(sizeof(Key) * 8) : job_.order.end_bit;
     sort_call<Key, Value> c{keys_in_.get(), keys_out, nullptr, nullptr, n_, job_.order.begin_bit, end_bit,
@@ -344,14 +390,6 @@ sort_report sort_with(const sort_job& job, const std::vector<Key>& h_in, std::ve
   return r;
 }
 
-template <class Key>
-sort_report sort_mapped(const mapped_file& in, raw_memory& out, const sort_job& job) {
-  const auto n = static_cast<std::int64_t>(in.size() / sizeof(Key));
-  if (n == 0) return {};
-  return sorter<Key, no_index>(job, n).run_host(static_cast<const Key*>(in.data()), static_cast<Key*>(out.data()),
-                                                nullptr);
-}
-
 // The CUDA context and the in-core sort's kernels, loaded by a small sort (a few hundred ms on a
 // fresh process), while the other thread maps the input.
 template <class Key>
@@ -371,19 +409,32 @@ sort_report sort_binary_file(const std::string& in_path, const std::string& out_
   side_thread warm([type, &job] {
     with_element_type(type, [&](auto key) { warm_up<decltype(key)>(job.order.descending); });
   });
-  const mapped_file in = mapped_file::open_read(in_path);
+  const int in_fd = ::open(in_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in_fd < 0) throw input_error(in_path, std::strerror(errno));
+  struct closer {
+    int fd;
+    ~closer() { ::close(fd); }
+  } close_input{in_fd};
+  struct stat info {};
+  if (::fstat(in_fd, &info) != 0) throw input_error(in_path, std::strerror(errno));
+  if (!S_ISREG(info.st_mode)) throw input_error(in_path, "not a regular file");
+  const auto bytes = static_cast<std::size_t>(info.st_size);
   const std::size_t size = type_size(type);
-  if (in.size() % size != 0)
-    throw input_error(in_path, "size " + std::to_string(in.size()) + " bytes is not a multiple of " +
+  if (bytes % size != 0)
+    throw input_error(in_path, "size " + std::to_string(bytes) + " bytes is not a multiple of " +
                                    std::to_string(size) + " (" + type_name(type) + ")");
-  times.items = static_cast<std::int64_t>(in.size() / size);
-  raw_memory out(in.size());
-  times.map_ms = ms_since(t);
-  warm.join_and_rethrow();
-  sort_report r = with_element_type(type, [&](auto key) { return sort_mapped<decltype(key)>(in, out, job); });
+  times.items = static_cast<std::int64_t>(bytes / size);
+  temp_output out(out_path, bytes);
+  times.open_ms = ms_since(t);
   t = std::chrono::steady_clock::now();
-  write_file_bytes_atomically(out_path, out.data(), in.size());
-  times.write_ms = ms_since(t);
+  warm.join_and_rethrow();
+  times.warm_ms = ms_since(t);
+  sort_report r;
+  if (times.items > 0)
+    r = with_element_type(type, [&](auto key) { return sorter<decltype(key), no_index>(job, times.items).run_files(in_fd, out.fd()); });
+  t = std::chrono::steady_clock::now();
+  out.publish();
+  times.publish_ms = ms_since(t);
   return r;
 }
 

@@ -49,11 +49,14 @@ struct sort_report {
 sort_report run_sort(const number_array& keys, const sort_job& job, number_array& sorted, number_array* indices);
 
 // A binary file of `type` keys sorted by Upsweep's host sort into a new binary file (keys only, no
-// verification): the input is mapped (read from the page cache by the sort's staging threads), the
-// output lands in uncleared memory and is written by several threads to a temporary file renamed
-// over out_path when complete.
+// verification), streamed: the sort reads the input through its pinned staging (pread by several
+// threads) and writes each sorted piece as it arrives (pwrite) into a temporary file renamed over
+// out_path when complete. No file-sized host memory in core; out of core a host scratch of the
+// keys' size holds the sorted runs.
 struct file_sort_times {
-  double map_ms = 0, write_ms = 0;
+  double open_ms = 0;     // the files opened and the output's blocks reserved
+  double warm_ms = 0;     // then the wait for the CUDA context and kernels, loaded beside the opening
+  double publish_ms = 0;  // the output closed and renamed
   std::int64_t items = 0;
 };
 sort_report sort_binary_file(const std::string& in_path, const std::string& out_path, element_type type,

@@ -24,6 +24,23 @@
                                  int end_bit, host_sort_options options, cudaStream_t stream) {                     \
     host_sort_keys_descending<K>(h_keys_in, h_keys_out, num_items, begin_bit, end_bit, options, stream);             \
   }                                                                                                                   \
+  cudaError_t host_sort_keys(host_sort_storage& storage, host_stream<K>& keys_in, host_stream<K>& keys_out,          \
+                             std::int64_t num_items, int begin_bit, int end_bit, cudaStream_t stream) {             \
+    return host_sort_keys<K>(storage, keys_in, keys_out, num_items, begin_bit, end_bit, stream);                     \
+  }                                                                                                                   \
+  cudaError_t host_sort_keys_descending(host_sort_storage& storage, host_stream<K>& keys_in,                         \
+                                        host_stream<K>& keys_out, std::int64_t num_items, int begin_bit,            \
+                                        int end_bit, cudaStream_t stream) {                                         \
+    return host_sort_keys_descending<K>(storage, keys_in, keys_out, num_items, begin_bit, end_bit, stream);          \
+  }                                                                                                                   \
+  void host_sort_keys(host_stream<K>& keys_in, host_stream<K>& keys_out, std::int64_t num_items, int begin_bit,     \
+                      int end_bit, host_sort_options options, cudaStream_t stream) {                                \
+    host_sort_keys<K>(keys_in, keys_out, num_items, begin_bit, end_bit, options, stream);                            \
+  }                                                                                                                   \
+  void host_sort_keys_descending(host_stream<K>& keys_in, host_stream<K>& keys_out, std::int64_t num_items,         \
+                                 int begin_bit, int end_bit, host_sort_options options, cudaStream_t stream) {      \
+    host_sort_keys_descending<K>(keys_in, keys_out, num_items, begin_bit, end_bit, options, stream);                 \
+  }                                                                                                                   \
   }
 
 #define UPSWEEP_DEFINE_HOST_SORT_PAIRS_API(K, V)                                                                      \
@@ -60,6 +77,33 @@
     host_sort_pairs_descending<K, word_t>(h_keys_in, h_keys_out, reinterpret_cast<const word_t*>(h_values_in),       \
                                           reinterpret_cast<word_t*>(h_values_out), num_items, begin_bit, end_bit,    \
                                           options, stream);                                                          \
+  }                                                                                                                   \
+  cudaError_t host_sort_pairs(host_sort_storage& storage, host_stream<K>& keys_in, host_stream<K>& keys_out,         \
+                              host_stream<V>& values_in, host_stream<V>& values_out, std::int64_t num_items,        \
+                              int begin_bit, int end_bit, cudaStream_t stream) {                                    \
+    return detail::dispatch_host_streams<false, K, detail::value_word_t<V>>(                                          \
+        storage, keys_in, keys_out, &values_in, &values_out, num_items, begin_bit, end_bit, stream);                 \
+  }                                                                                                                   \
+  cudaError_t host_sort_pairs_descending(host_sort_storage& storage, host_stream<K>& keys_in,                        \
+                                         host_stream<K>& keys_out, host_stream<V>& values_in,                       \
+                                         host_stream<V>& values_out, std::int64_t num_items, int begin_bit,         \
+                                         int end_bit, cudaStream_t stream) {                                        \
+    return detail::dispatch_host_streams<true, K, detail::value_word_t<V>>(                                           \
+        storage, keys_in, keys_out, &values_in, &values_out, num_items, begin_bit, end_bit, stream);                 \
+  }                                                                                                                   \
+  void host_sort_pairs(host_stream<K>& keys_in, host_stream<K>& keys_out, host_stream<V>& values_in,                \
+                       host_stream<V>& values_out, std::int64_t num_items, int begin_bit, int end_bit,              \
+                       host_sort_options options, cudaStream_t stream) {                                            \
+    detail::host_stream_convenience<false, K, detail::value_word_t<V>>("upsweep::host_sort_pairs", keys_in, keys_out, \
+                                                                       &values_in, &values_out, num_items,           \
+                                                                       begin_bit, end_bit, options, stream);         \
+  }                                                                                                                   \
+  void host_sort_pairs_descending(host_stream<K>& keys_in, host_stream<K>& keys_out, host_stream<V>& values_in,     \
+                                  host_stream<V>& values_out, std::int64_t num_items, int begin_bit, int end_bit,   \
+                                  host_sort_options options, cudaStream_t stream) {                                 \
+    detail::host_stream_convenience<true, K, detail::value_word_t<V>>("upsweep::host_sort_pairs_descending", keys_in, \
+                                                                      keys_out, &values_in, &values_out, num_items,  \
+                                                                      begin_bit, end_bit, options, stream);          \
   }                                                                                                                   \
   }
 

@@ -1,9 +1,10 @@
-// GPU tests of the compiled API (sort.hpp, compact.hpp, histogram.hpp), calling only what the
+// GPU tests of the compiled API (sort.hpp, host_sort.hpp, compact.hpp, histogram.hpp), calling only what the
 // plain C++ headers declare: results against std:: on the host, compared bitwise. The template
 // layer has its own tests; these check what the explicit instances add (argsort, the fixed
 // predicates, unique and run-length encoding, value words, bound types).
 #include <upsweep/compact.hpp>
 #include <upsweep/histogram.hpp>
+#include <upsweep/host_sort.hpp>
 #include <upsweep/sort.hpp>
 
 #include "tests/support/device_buffer.hpp"
@@ -110,6 +111,36 @@ TEST_F(CompiledApi, SortPairsMovesEightByteValuesWithTheirKeysDescending) {
   }
   EXPECT_TRUE(same_bits(d_keys_out.download(), want_keys));
   EXPECT_TRUE(same_bits(d_values_out.download(), want_values));
+}
+
+// A stream over a host vector: reads from it (input) or writes into it (output).
+template <class T>
+upsweep::host_stream<T> vector_stream(std::vector<T>& v, bool input) {
+  upsweep::host_stream<T> s;
+  s.context = v.data();
+  s.move = input ? +[](void* c, std::uint64_t at, void* p, std::size_t b) { std::memcpy(p, static_cast<char*>(c) + at, b); return 0; }
+                 : +[](void* c, std::uint64_t at, void* p, std::size_t b) { std::memcpy(static_cast<char*>(c) + at, p, b); return 0; };
+  return s;
+}
+
+TEST_F(CompiledApi, HostSortPairsFromStreamsMovesEightByteValuesStablyDescending) {
+  SCOPED_TRACE(upsweep::test::seed_trace(seed));
+  std::vector<std::int16_t> keys(n), keys_out(n, 7);
+  std::vector<double> values(n), values_out(n, -1.0);
+  for (std::int64_t i = 0; i < n; ++i) {
+    keys[i] = static_cast<std::int16_t>(rng());
+    values[i] = static_cast<double>(i) + 0.5;
+  }
+  auto kin = vector_stream(keys, true), kout = vector_stream(keys_out, false);
+  auto vin = vector_stream(values, true), vout = vector_stream(values_out, false);
+  upsweep::host_sort_pairs_descending(kin, kout, vin, vout, n);
+  std::vector<std::int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return keys[a] > keys[b]; });
+  for (std::int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(keys[order[i]], keys_out[i]) << "at " << i;
+    ASSERT_EQ(values[order[i]], values_out[i]) << "at " << i;
+  }
 }
 
 TEST_F(CompiledApi, SortKeysInPlaceOverABitWindowKeepsInputOrderAmongEqualWindows) {

@@ -116,7 +116,7 @@ upsweep_sort_matches(gpu_out_of_core_pairs ${sort_reference} out.npy --generate 
                      --descending --memory-limit 0.02)
 upsweep_sort_matches(gpu_out_of_core_all_equal ${sort_reference} out.npy --generate 4M --type f32 --dist all-equal
                      --pairs --memory-limit 0.005)
-# A binary file to a binary file: both mapped, sorted through the page cache (in core, out of core).
+# A binary file to a binary file, streamed through the host sort (in core, out of core).
 foreach(case "u32;12000000" "f32;4000004;--descending" "i64;40000000;--memory-limit;0.01" "u16;2000002;--bits;3:11")
   list(POP_FRONT case type bytes)
   string(REPLACE ";" "_" suffix "${type}${case}")

@@ -8,6 +8,10 @@
 //  - convenience form allocates (device memory stream-ordered, pinned staging when needed) and
 //    throws upsweep::cuda_error; options.device_budget_bytes defaults to 95 % of free memory.
 //  - in place (out == in) only when the data fits the budget; else cudaErrorInvalidValue.
+//  - stream forms (host_stream<K>&, ...): the input read from and the output written to the
+//    caller's streams (a file, say) through pinned staging, never whole in host memory; a failed
+//    move returns cudaErrorUnknown with its code in the stream's `error` (convenience:
+//    std::system_error). Out of core they need the host scratch (the convenience form allocates one).
 // Keys K: uint8/16/32/64_t, int8/16/32/64_t, float, double. Values V: uint32_t, int32_t, float,
 // uint64_t, int64_t, double.
 #pragma once
@@ -39,6 +43,20 @@ namespace upsweep {
   /* Convenience host_sort_keys_descending. */                                                                       \
   UPSWEEP_API void host_sort_keys_descending(const K* h_keys_in, K* h_keys_out, std::int64_t num_items,             \
                                              int begin_bit = 0, int end_bit = 8 * sizeof(K),                         \
+                                             host_sort_options options = {}, cudaStream_t stream = 0);               \
+  /* The same four from the caller's host streams to others (host_stream_base). */                                   \
+  UPSWEEP_API cudaError_t host_sort_keys(host_sort_storage& storage, host_stream<K>& keys_in,                        \
+                                         host_stream<K>& keys_out, std::int64_t num_items, int begin_bit = 0,       \
+                                         int end_bit = 8 * sizeof(K), cudaStream_t stream = 0);                      \
+  UPSWEEP_API cudaError_t host_sort_keys_descending(host_sort_storage& storage, host_stream<K>& keys_in,             \
+                                                    host_stream<K>& keys_out, std::int64_t num_items,               \
+                                                    int begin_bit = 0, int end_bit = 8 * sizeof(K),                  \
+                                                    cudaStream_t stream = 0);                                        \
+  UPSWEEP_API void host_sort_keys(host_stream<K>& keys_in, host_stream<K>& keys_out, std::int64_t num_items,        \
+                                  int begin_bit = 0, int end_bit = 8 * sizeof(K), host_sort_options options = {},    \
+                                  cudaStream_t stream = 0);                                                          \
+  UPSWEEP_API void host_sort_keys_descending(host_stream<K>& keys_in, host_stream<K>& keys_out,                     \
+                                             std::int64_t num_items, int begin_bit = 0, int end_bit = 8 * sizeof(K), \
                                              host_sort_options options = {}, cudaStream_t stream = 0);
 
 #define UPSWEEP_DECLARE_HOST_SORT_PAIRS_API(K, V)                                                                     \
@@ -59,7 +77,25 @@ namespace upsweep {
   UPSWEEP_API void host_sort_pairs_descending(const K* h_keys_in, K* h_keys_out, const V* h_values_in,              \
                                               V* h_values_out, std::int64_t num_items, int begin_bit = 0,           \
                                               int end_bit = 8 * sizeof(K), host_sort_options options = {},           \
-                                              cudaStream_t stream = 0);
+                                              cudaStream_t stream = 0);                                              \
+  /* The same four from the caller's host streams to others (host_stream_base). */                                   \
+  UPSWEEP_API cudaError_t host_sort_pairs(host_sort_storage& storage, host_stream<K>& keys_in,                       \
+                                          host_stream<K>& keys_out, host_stream<V>& values_in,                      \
+                                          host_stream<V>& values_out, std::int64_t num_items, int begin_bit = 0,    \
+                                          int end_bit = 8 * sizeof(K), cudaStream_t stream = 0);                     \
+  UPSWEEP_API cudaError_t host_sort_pairs_descending(host_sort_storage& storage, host_stream<K>& keys_in,            \
+                                                     host_stream<K>& keys_out, host_stream<V>& values_in,           \
+                                                     host_stream<V>& values_out, std::int64_t num_items,            \
+                                                     int begin_bit = 0, int end_bit = 8 * sizeof(K),                 \
+                                                     cudaStream_t stream = 0);                                       \
+  UPSWEEP_API void host_sort_pairs(host_stream<K>& keys_in, host_stream<K>& keys_out, host_stream<V>& values_in,    \
+                                   host_stream<V>& values_out, std::int64_t num_items, int begin_bit = 0,           \
+                                   int end_bit = 8 * sizeof(K), host_sort_options options = {},                      \
+                                   cudaStream_t stream = 0);                                                         \
+  UPSWEEP_API void host_sort_pairs_descending(host_stream<K>& keys_in, host_stream<K>& keys_out,                    \
+                                              host_stream<V>& values_in, host_stream<V>& values_out,                \
+                                              std::int64_t num_items, int begin_bit = 0, int end_bit = 8 * sizeof(K), \
+                                              host_sort_options options = {}, cudaStream_t stream = 0);
 
 #define UPSWEEP_DECLARE_HOST_SORT_API(K)                  \
   UPSWEEP_DECLARE_HOST_SORT_KEYS_API(K)                   \

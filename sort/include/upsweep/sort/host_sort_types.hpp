@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace upsweep {
 
@@ -26,6 +27,28 @@ struct host_sort_storage {
   void* h_scratch = nullptr;
   std::size_t scratch_bytes = 0;
 };
+
+// A host input or output that is not an array in memory: a file, a socket, a decompressor. The
+// sort moves the array's bytes through host buffers of its own (pinned staging slots, or the host
+// scratch): move(context, offset, buffer, bytes) reads the array's bytes [offset, offset + bytes)
+// into `buffer` (an input) or writes them there from `buffer` (an output).
+//  - offsets and sizes are whole items; the ranges of one pass are disjoint, and up to 8 threads
+//    call at once (each on its own range).
+//  - an input is read once, except out of core without a host scratch: once per counting level
+//    and once more. An output range is written once; an output needs a scratch out of core (the
+//    scratch-free path reads its output back).
+//  - return 0, or a nonzero code (an errno, say) that stops the sort: the sort waits for the work
+//    it started, keeps the first code in `error` and returns cudaErrorUnknown. Part of an output
+//    may then be written.
+struct host_stream_base {
+  int (*move)(void* context, std::uint64_t offset, void* buffer, std::size_t bytes) = nullptr;
+  void* context = nullptr;
+  int error = 0;
+};
+
+// The same, for an array of T: the sort's overloads take the key and value types from it.
+template <class T>
+struct host_stream : host_stream_base {};
 
 // Options of the convenience layer.
 struct host_sort_options {

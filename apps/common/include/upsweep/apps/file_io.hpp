@@ -31,24 +31,26 @@ void write_file_bytes_atomically(const std::string& path, const void* from, std:
 
 namespace upsweep::apps {
 
-// An existing file mapped read-only, its pages mapped up front (MAP_POPULATE: from the page cache
-// in one call, not a fault a page). The sort of a binary file reads its keys from here, with no
-// copy into a buffer of the tool's.
-class mapped_file {
+// Positional I/O of a whole range on an open descriptor, retried until done: 0, or the errno (EIO
+// for an early end of file). Safe from several threads on disjoint ranges.
+int pread_all(int fd, void* to, std::size_t bytes, std::uint64_t offset);
+int pwrite_all(int fd, const void* from, std::size_t bytes, std::uint64_t offset);
+
+// A file of `bytes` bytes written in place and renamed over `path` only when complete: a temporary
+// file beside it (create_temp_beside) with its blocks reserved, removed unless publish() ran.
+class temp_output {
  public:
-  static mapped_file open_read(const std::string& path);
-  mapped_file(mapped_file&& other) noexcept;
-  mapped_file& operator=(mapped_file&&) = delete;
-  mapped_file(const mapped_file&) = delete;
-  ~mapped_file();
-  const void* data() const { return data_; }
-  std::size_t size() const { return bytes_; }
+  temp_output(const std::string& path, std::size_t bytes);  // throws input_error naming `path`
+  temp_output(const temp_output&) = delete;
+  temp_output& operator=(const temp_output&) = delete;
+  ~temp_output();
+  int fd() const { return fd_; }
+  // Closes the file and renames it over the path; throws input_error (and removes it) on failure.
+  void publish();
 
  private:
-  mapped_file() = default;
+  std::string path_, temp_;
   int fd_ = -1;
-  void* data_ = nullptr;
-  std::size_t bytes_ = 0;
 };
 
 // Anonymous memory, not cleared (std::vector would zero it on one thread first): its pages are

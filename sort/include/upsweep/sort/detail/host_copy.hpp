@@ -1,14 +1,16 @@
 // Host-to-host sort, copies over the link. Pinned (page-locked) host memory is copied by the DMA
-// engines directly; pageable memory goes through pinned staging slots, filled and emptied by
-// several host threads (one thread's memcpy is slower than the link), so the copy engines never
-// wait on the driver's own small staging buffer.
+// engines directly; pageable memory and the caller's streams go through pinned staging slots,
+// filled and emptied by several host threads (one thread's memcpy is slower than the link), so
+// the copy engines never wait on the driver's own small staging buffer.
 #pragma once
 
+#include <upsweep/sort/host_sort_types.hpp>
 #include <upsweep/util/error.hpp>
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstddef>
 #include <cstring>
 #include <deque>
@@ -43,6 +45,50 @@ inline void parallel_memcpy(void* to, const void* from, std::size_t bytes, unsig
 }
 
 inline unsigned copy_threads() { return std::max(1u, std::min(8u, std::thread::hardware_concurrency())); }
+
+// One end of a host copy: bytes in memory, or a caller's stream at a byte offset.
+struct host_end {
+  char* memory = nullptr;
+  host_stream_base* stream = nullptr;
+  std::uint64_t offset = 0;
+  std::size_t unit = 1;  // a stream's item bytes: its calls get whole items
+
+  static host_end in_memory(const void* p) { return {static_cast<char*>(const_cast<void*>(p))}; }
+  static host_end of_stream(host_stream_base* s, std::size_t item_bytes) { return {nullptr, s, 0, item_bytes}; }
+  host_end plus(std::size_t bytes) const { return {memory != nullptr ? memory + bytes : nullptr, stream, offset + bytes, unit}; }
+};
+
+// A stream's move over `bytes` at `end`, in shares of whole items on up to copy_threads() threads;
+// false when a call failed (its code kept in the stream's `error`).
+inline bool parallel_stream_move(const host_end& end, char* buffer, std::size_t bytes) {
+  constexpr std::size_t min_share = std::size_t{4} << 20;
+  const std::size_t items = bytes / end.unit;
+  const std::size_t shares = std::max<std::size_t>(1, std::min<std::size_t>(copy_threads(), bytes / min_share));
+  const std::size_t share = (items + shares - 1) / shares * end.unit;
+  std::vector<int> codes(shares, 0);
+  auto move_share = [&](std::size_t s) {
+    const std::size_t first = s * share, count = std::min(share, bytes - std::min(bytes, first));
+    if (count > 0) codes[s] = end.stream->move(end.stream->context, end.offset + first, buffer + first, count);
+  };
+  std::vector<std::thread> helpers;
+  for (std::size_t s = 1; s < shares; ++s) helpers.emplace_back(move_share, s);
+  move_share(0);
+  for (std::thread& helper : helpers) helper.join();
+  for (int code : codes)
+    if (code != 0) {
+      if (end.stream->error == 0) end.stream->error = code;
+      return false;
+    }
+  return true;
+}
+
+// `bytes` from `from` into the host buffer `to` (when `into_buffer`), or from the buffer to `to`.
+inline cudaError_t host_move(const host_end& end, char* buffer, std::size_t bytes, bool into_buffer) {
+  if (end.stream != nullptr) return parallel_stream_move(end, buffer, bytes) ? cudaSuccess : cudaErrorUnknown;
+  if (into_buffer) parallel_memcpy(buffer, end.memory, bytes, copy_threads());
+  else parallel_memcpy(end.memory, buffer, bytes, copy_threads());
+  return cudaSuccess;
+}
 
 // Pinned slots of equal size; each copy through them records an event that says when its slot is
 // free again (uploads) or full (downloads).
@@ -83,14 +129,17 @@ class host_uploader {
  public:
   explicit host_uploader(staging_slots& slots) : slots_(slots) {}
   cudaError_t upload(void* d_to, const void* h_from, std::size_t bytes, bool dma_ready, cudaStream_t stream) {
+    return upload(d_to, host_end::in_memory(h_from), bytes, dma_ready, stream);
+  }
+  cudaError_t upload(void* d_to, const host_end& from, std::size_t bytes, bool dma_ready, cudaStream_t stream) {
     if (dma_ready || bytes == 0)
-      return cudaMemcpyAsync(d_to, h_from, bytes, cudaMemcpyHostToDevice, stream);
+      return cudaMemcpyAsync(d_to, from.memory, bytes, cudaMemcpyHostToDevice, stream);
     for (std::size_t done = 0; done < bytes;) {
       const std::size_t piece = std::min(slots_.slot_bytes(), bytes - done);
       const int slot = next_;
       next_ = (next_ + 1) % slots_.count();
       UPSWEEP_CUDA_RETURN(cudaEventSynchronize(slots_.event(slot)));  // its last piece has left
-      parallel_memcpy(slots_.slot(slot), static_cast<const char*>(h_from) + done, piece, copy_threads());
+      UPSWEEP_CUDA_RETURN(host_move(from.plus(done), slots_.slot(slot), piece, true));
       UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(static_cast<char*>(d_to) + done, slots_.slot(slot), piece,
                                           cudaMemcpyHostToDevice, stream));
       UPSWEEP_CUDA_RETURN(cudaEventRecord(slots_.event(slot), stream));
@@ -110,8 +159,11 @@ class host_downloader {
  public:
   explicit host_downloader(staging_slots& slots) : slots_(slots) {}
   cudaError_t download(void* h_to, const void* d_from, std::size_t bytes, bool dma_ready, cudaStream_t stream) {
+    return download(host_end::in_memory(h_to), d_from, bytes, dma_ready, stream);
+  }
+  cudaError_t download(const host_end& to, const void* d_from, std::size_t bytes, bool dma_ready, cudaStream_t stream) {
     if (dma_ready || bytes == 0)
-      return cudaMemcpyAsync(h_to, d_from, bytes, cudaMemcpyDeviceToHost, stream);
+      return cudaMemcpyAsync(to.memory, d_from, bytes, cudaMemcpyDeviceToHost, stream);
     for (std::size_t done = 0; done < bytes;) {
       const std::size_t piece = std::min(slots_.slot_bytes(), bytes - done);
       if (pending_.size() == static_cast<std::size_t>(slots_.count())) UPSWEEP_CUDA_RETURN(empty_oldest());
@@ -120,7 +172,7 @@ class host_downloader {
       UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(slots_.slot(slot), static_cast<const char*>(d_from) + done, piece,
                                           cudaMemcpyDeviceToHost, stream));
       UPSWEEP_CUDA_RETURN(cudaEventRecord(slots_.event(slot), stream));
-      pending_.push_back({slot, static_cast<char*>(h_to) + done, piece});
+      pending_.push_back({slot, to.plus(done), piece});
       done += piece;
     }
     return cudaSuccess;
@@ -134,15 +186,14 @@ class host_downloader {
  private:
   struct piece {
     int slot;
-    char* h_to;
+    host_end to;
     std::size_t bytes;
   };
   cudaError_t empty_oldest() {
     const piece oldest = pending_.front();
     pending_.pop_front();
     UPSWEEP_CUDA_RETURN(cudaEventSynchronize(slots_.event(oldest.slot)));
-    parallel_memcpy(oldest.h_to, slots_.slot(oldest.slot), oldest.bytes, copy_threads());
-    return cudaSuccess;
+    return host_move(oldest.to, slots_.slot(oldest.slot), oldest.bytes, false);
   }
   staging_slots& slots_;
   std::deque<piece> pending_;

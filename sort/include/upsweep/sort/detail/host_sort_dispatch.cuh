@@ -77,19 +77,19 @@ class host_sort_run {
 
   // ---- pieces shared by both paths ----
   // Items [first, first + count) of the host arrays to the slot's first buffer, from its item `at` on.
-  cudaError_t upload(slot_t& slot, std::int64_t first, std::int64_t count, const Key* keys, const Value* values,
+  cudaError_t upload(slot_t& slot, std::int64_t first, std::int64_t count, const host_end& keys, const host_end& values,
                      bool ready, bool with_values = true, std::int64_t at = 0) {
-    UPSWEEP_CUDA_RETURN(uploader_.upload(slot.keys[0] + at, keys + first, static_cast<std::size_t>(count) * sizeof(Key),
-                                         ready, streams_.copy_in));
+    UPSWEEP_CUDA_RETURN(uploader_.upload(slot.keys[0] + at, keys.plus(static_cast<std::size_t>(first) * sizeof(Key)),
+                                         static_cast<std::size_t>(count) * sizeof(Key), ready, streams_.copy_in));
     if constexpr (has_values)
       if (with_values)
-        UPSWEEP_CUDA_RETURN(uploader_.upload(slot.values[0] + at, values + first,
+        UPSWEEP_CUDA_RETURN(uploader_.upload(slot.values[0] + at, values.plus(static_cast<std::size_t>(first) * sizeof(Value)),
                                              static_cast<std::size_t>(count) * sizeof(Value), ready, streams_.copy_in));
     return cudaSuccess;
   }
   // `count` items from the device to host keys (and values), or to the output from item `to` on.
-  cudaError_t download_to(Key* h_keys, Value* h_values, bool ready, const Key* d_keys, const Value* d_values,
-                          std::int64_t count) {
+  cudaError_t download_to(const host_end& h_keys, const host_end& h_values, bool ready, const Key* d_keys,
+                          const Value* d_values, std::int64_t count) {
     UPSWEEP_CUDA_RETURN(downloader_.download(h_keys, d_keys, static_cast<std::size_t>(count) * sizeof(Key), ready,
                                              streams_.copy_out));
     if constexpr (has_values)
@@ -98,8 +98,9 @@ class host_sort_run {
     return cudaSuccess;
   }
   cudaError_t download(std::int64_t to, const Key* d_keys, const Value* d_values, std::int64_t count) {
-    return download_to(arrays_.keys_out + to, has_values ? arrays_.values_out + to : nullptr, arrays_.out_ready, d_keys,
-                       d_values, count);
+    const auto at = static_cast<std::size_t>(to);
+    return download_to(arrays_.output_keys().plus(at * sizeof(Key)), arrays_.output_values().plus(at * sizeof(Value)),
+                       arrays_.out_ready, d_keys, d_values, count);
   }
   // Sorts items [first, first + count) of the slot's buffers over [begin_bit, end_bit), starting in
   // buffer `from`; returns the buffer that holds the result (known without a sync).
@@ -146,7 +147,7 @@ class host_sort_run {
     const std::int64_t piece = std::max<std::int64_t>((num_items_ + upload_pieces - 1) / upload_pieces, std::int64_t{1} << 20);
     for (std::int64_t first = 0; first < num_items_; first += piece) {
       const std::int64_t count = std::min(piece, num_items_ - first);
-      UPSWEEP_CUDA_RETURN(upload(slot, first, count, arrays_.keys_in, arrays_.values_in, arrays_.in_ready, true, first));
+      UPSWEEP_CUDA_RETURN(upload(slot, first, count, arrays_.input_keys(), arrays_.input_values(), arrays_.in_ready, true, first));
       UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.compute, streams_.copy_in, streams_.loaded[0]));
       UPSWEEP_CUDA_RETURN(count_digits(slot.keys[0] + first, count, 0, 0));
     }
@@ -176,8 +177,8 @@ class host_sort_run {
   cudaError_t claim(int s) { return cudaStreamWaitEvent(streams_.copy_in, streams_.slot_free[s], 0); }
   cudaError_t load_chunk(int s, std::int64_t c, bool with_values) {
     UPSWEEP_CUDA_RETURN(claim(s));
-    UPSWEEP_CUDA_RETURN(upload(slots_[s], c * layout_.capacity, chunk_items(c), arrays_.keys_in, arrays_.values_in,
-                               arrays_.in_ready, with_values));
+    UPSWEEP_CUDA_RETURN(upload(slots_[s], c * layout_.capacity, chunk_items(c), arrays_.input_keys(),
+                               arrays_.input_values(), arrays_.in_ready, with_values));
     return host_sort_streams::after(streams_.compute, streams_.copy_in, streams_.loaded[s]);
   }
 
@@ -278,8 +279,8 @@ class host_sort_run {
       if (!group.needs_sort) continue;
       const int s = turn++ % 2;
       UPSWEEP_CUDA_RETURN(claim(s));
-      UPSWEEP_CUDA_RETURN(upload(slots_[s], group.first, group.count, arrays_.keys_out, arrays_.values_out,
-                                 arrays_.out_ready));
+      UPSWEEP_CUDA_RETURN(upload(slots_[s], group.first, group.count, host_end::in_memory(arrays_.keys_out),
+                                 host_end::in_memory(arrays_.values_out), arrays_.out_ready));
       UPSWEEP_CUDA_RETURN(sort_loaded_group(s, group.first, group.count));
     }
     return cudaSuccess;
@@ -305,7 +306,8 @@ class host_sort_run {
       UPSWEEP_CUDA_RETURN(sort_range(slots_[s], 0, 0, chunk_items(c), begin_bit_, end_bit_, results[s]));
       UPSWEEP_CUDA_RETURN(host_sort_streams::after(streams_.copy_out, streams_.compute, streams_.sorted[s]));
       const std::int64_t first = c * layout_.capacity;
-      UPSWEEP_CUDA_RETURN(download_to(arrays_.scratch_keys + first, has_values ? arrays_.scratch_values + first : nullptr,
+      UPSWEEP_CUDA_RETURN(download_to(host_end::in_memory(arrays_.scratch_keys + first),
+                                      host_end::in_memory(has_values ? arrays_.scratch_values + first : nullptr),
                                       arrays_.scratch_ready, slots_[s].keys[results[s]],
                                       has_values ? slots_[s].values[results[s]] : nullptr, chunk_items(c)));
       UPSWEEP_CUDA_RETURN(cudaEventRecord(streams_.slot_free[s], streams_.copy_out));
@@ -315,18 +317,20 @@ class host_sort_run {
   }
 
   // A group of one window value: its segments in run order are its sorted order, copied on the host.
-  void copy_from_runs(const run_group& group) {
-    std::int64_t to = group.first;
+  cudaError_t copy_from_runs(const run_group& group) {
+    auto to = static_cast<std::size_t>(group.first);
     for (std::size_t r = 0; r < group.begin.size(); ++r) {
-      const std::int64_t count = group.end[r] - group.begin[r];
-      const std::int64_t from = static_cast<std::int64_t>(r) * layout_.capacity + group.begin[r];
-      parallel_memcpy(arrays_.keys_out + to, arrays_.scratch_keys + from, static_cast<std::size_t>(count) * sizeof(Key),
-                      copy_threads());
+      const auto count = static_cast<std::size_t>(group.end[r] - group.begin[r]);
+      const auto from = static_cast<std::size_t>(static_cast<std::int64_t>(r) * layout_.capacity + group.begin[r]);
+      if (count == 0) continue;
+      UPSWEEP_CUDA_RETURN(host_move(arrays_.output_keys().plus(to * sizeof(Key)),
+                                    reinterpret_cast<char*>(arrays_.scratch_keys + from), count * sizeof(Key), false));
       if constexpr (has_values)
-        parallel_memcpy(arrays_.values_out + to, arrays_.scratch_values + from,
-                        static_cast<std::size_t>(count) * sizeof(Value), copy_threads());
+        UPSWEEP_CUDA_RETURN(host_move(arrays_.output_values().plus(to * sizeof(Value)),
+                                      reinterpret_cast<char*>(arrays_.scratch_values + from), count * sizeof(Value), false));
       to += count;
     }
+    return cudaSuccess;
   }
 
   // (2) each group gathered from its segment of every run, in run order (stable), sorted, and
@@ -337,7 +341,7 @@ class host_sort_run {
     int turn = 0;
     for (run_group group; planner.next(layout_.capacity, group);) {  // planned while the last group is in flight
       if (group.equal_keys || group.count < 2) {
-        copy_from_runs(group);
+        UPSWEEP_CUDA_RETURN(copy_from_runs(group));
         continue;
       }
       const int s = turn++ % 2;
@@ -347,7 +351,8 @@ class host_sort_run {
         const std::int64_t count = group.end[r] - group.begin[r];
         if (count == 0) continue;
         UPSWEEP_CUDA_RETURN(upload(slots_[s], static_cast<std::int64_t>(r) * layout_.capacity + group.begin[r], count,
-                                   arrays_.scratch_keys, arrays_.scratch_values, arrays_.scratch_ready, true, at));
+                                   host_end::in_memory(arrays_.scratch_keys), host_end::in_memory(arrays_.scratch_values),
+                                   arrays_.scratch_ready, true, at));
         at += count;
       }
       UPSWEEP_CUDA_RETURN(sort_loaded_group(s, group.first, group.count));

@@ -2,6 +2,7 @@
 // and its device work (copies in, device work on the caller's stream, copies out).
 #pragma once
 
+#include <upsweep/sort/detail/host_copy.hpp>
 #include <upsweep/util/error.hpp>
 
 #include <cuda_runtime_api.h>
@@ -20,6 +21,18 @@ struct host_arrays {
   Key* scratch_keys;         // out of core through sorted runs, or null
   Value* scratch_values;
   bool scratch_ready;
+  host_stream_base* keys_in_stream = nullptr;  // non-null: that side is a caller's stream, not memory
+  host_stream_base* keys_out_stream = nullptr;
+  host_stream_base* values_in_stream = nullptr;
+  host_stream_base* values_out_stream = nullptr;
+
+  host_end input_keys() const { return end_of(keys_in, keys_in_stream, sizeof(Key)); }
+  host_end input_values() const { return end_of(values_in, values_in_stream, sizeof(Value)); }
+  host_end output_keys() const { return end_of(keys_out, keys_out_stream, sizeof(Key)); }
+  host_end output_values() const { return end_of(values_out, values_out_stream, sizeof(Value)); }
+  static host_end end_of(const void* memory, host_stream_base* stream, std::size_t unit) {
+    return stream != nullptr ? host_end::of_stream(stream, unit) : host_end::in_memory(memory);
+  }
 };
 
 // The streams and events of one call; the destructor waits for everything it started.
