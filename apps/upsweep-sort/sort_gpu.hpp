@@ -55,7 +55,6 @@ sort_report run_sort(const number_array& keys, const sort_job& job, number_array
 // keys' size holds the sorted runs.
 struct file_sort_times {
   double open_ms = 0;     // the files opened and the output's blocks reserved
-  double warm_ms = 0;     // then the wait for the CUDA context and kernels, loaded beside the opening
   double publish_ms = 0;  // the output closed and renamed
   std::int64_t items = 0;
 };
