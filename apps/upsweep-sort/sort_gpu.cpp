@@ -9,6 +9,7 @@
 #include <upsweep/apps/device_support.hpp>
 #include <upsweep/apps/file_io.hpp>
 #include <upsweep/apps/report.hpp>
+#include <upsweep/apps/side_thread.hpp>
 #include <upsweep/host_sort.hpp>
 
 #include <algorithm>
@@ -235,7 +236,8 @@ class sorter {
     r.device_name = probe_device();
     r.index_type = pairs ? (sizeof(Value) == 4 ? "u32" : "u64") : "";
     std::size_t free_bytes = 0, total_bytes = 0;
-    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");  // creates the context
+    r.context_ms = ms_since(t_setup);
     r.free_gib = gib(static_cast<double>(free_bytes));
     const double budget = job_.memory_limit_gib > 0 ? std::min(job_.memory_limit_gib * bytes_per_gib, 0.95 * free_bytes)
                                                     : 0.95 * static_cast<double>(free_bytes);
@@ -264,16 +266,29 @@ class sorter {
     if (in_place && !scratch) throw std::logic_error("run_host: in place out of core needs the scratch");
     r.budget_gib = gib(static_cast<double>(storage.device_bytes));
     r.need_gib = r.budget_gib;
-    device_buffer<unsigned char> d_storage(storage.device_bytes);
+    // The pinned staging (256 MB: tens of ms to pin) is allocated on another thread while the
+    // device storage is and the first call runs, through a small staging of its own (16 MiB: the
+    // plan's few KB and 8 slots of 1 MiB, the least a pageable prefix needs).
     void* staging = nullptr;
-    check(cudaMallocHost(&staging, storage.staging_bytes), "cudaMallocHost (pinned staging)");
+    void* first_staging = nullptr;
     struct pinned_free {
-      void* p;
-      ~pinned_free() { cudaFreeHost(p); }
-    } free_staging{staging};
+      void*& p;
+      ~pinned_free() {
+        if (p != nullptr) cudaFreeHost(p);
+      }
+    } free_staging{staging}, free_first_staging{first_staging};
+    side_thread pin([&] { check(cudaMallocHost(&staging, storage.staging_bytes), "cudaMallocHost (pinned staging)"); });
+    device_buffer<unsigned char> d_storage(storage.device_bytes);
     storage.d_storage = d_storage.get();
+    const auto t_first = std::chrono::steady_clock::now();
+    upsweep::host_sort_storage first = storage;
+    first.staging_bytes = std::size_t{16} << 20;
+    check(cudaMallocHost(&first_staging, first.staging_bytes), "cudaMallocHost (pinned staging of the first call)");
+    first.h_staging = first_staging;
+    first_call(first);
+    r.first_call_ms = ms_since(t_first);
+    pin.join_and_rethrow();
     storage.h_staging = staging;
-    first_call(storage);
     r.setup_ms = ms_since(t_setup);
 
     std::vector<double> times;

@@ -30,6 +30,7 @@ struct sort_job {
 struct sort_report {
   std::string device_name;
   double setup_ms = 0;                            // CUDA context, memory, the first call: before any timing
+  double context_ms = 0, first_call_ms = 0;       // host sort: two parts of the setup
   double host_sort_min_ms = 0, host_sort_median_ms = 0;  // upsweep: host to host, copies included
   bool host_sort = false, in_core = false;
   double budget_gib = 0;                          // upsweep: the device budget it sorted within
