@@ -231,7 +231,8 @@ void host_row(benchmark::State& state, host_impl impl) {
   storage.d_storage = d_storage.ptr;
   storage.h_staging = staging.ptr;
   // Out of core: a host scratch of the arrays' kind (pinned while the pinned total stays within
-  // 64 GiB of the host's memory), unless the row is the three-read design without one.
+  // 64 GiB of the host's memory), unless the row is the three-read design without one. Past that
+  // total (2^32 pairs) the scratch is pageable, which the sort leaves unused beside pinned arrays.
   std::unique_ptr<host_block> scratch;
   if (storage.scratch_bytes > 0 && impl != host_impl::upsweep_budget_no_scratch) {
     const bool pin = !is_pageable(impl) && 2.0 * static_cast<double>(bytes) + static_cast<double>(storage.scratch_bytes) <= 64.0 * (1 << 30);

@@ -248,4 +248,40 @@ TEST_F(HostRadixSort, AScratchSortsOutOfCoreInPlace) {
   EXPECT_EQ(expected, keys);
 }
 
+// Pinned arrays out of core: a pinned scratch carries the sorted runs; a pageable one is left
+// untouched (the scratch-free design is faster than two host copies of the data), unless the sort
+// is in place and needs it.
+TEST_F(HostRadixSort, APageableScratchBesidePinnedArraysIsUsedOnlyInPlace) {
+  const std::int64_t n = out_of_core_items(1 << 21);
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(n, seed, keys_shape::random);
+  std::vector<std::uint32_t> expected = keys;
+  std::stable_sort(expected.begin(), expected.end());
+  const std::size_t budget = workable_budget<std::uint32_t>(n, static_cast<std::size_t>(n) * sizeof(std::uint32_t) / 5);
+  for (const bool pinned_scratch : {true, false}) {
+    for (const bool in_place : {false, true}) {
+      SCOPED_TRACE(std::string(pinned_scratch ? "pinned" : "pageable") + " scratch" + (in_place ? ", in place" : ""));
+      host_array<std::uint32_t> in(n, true), out(n, true);
+      in.assign(keys);
+      std::uint32_t* sorted = in_place ? in.data() : out.data();
+      upsweep::host_sort_storage storage;
+      storage.device_bytes = budget;
+      ASSERT_EQ(cudaSuccess, upsweep::host_sort_keys(storage, in.data(), sorted, n));
+      ASSERT_GT(storage.scratch_bytes, 0u);
+      host_array<unsigned char> scratch(static_cast<std::int64_t>(storage.scratch_bytes), pinned_scratch);
+      device_buffer<char> d_storage(static_cast<std::int64_t>(storage.device_bytes));
+      host_array<char> staging(static_cast<std::int64_t>(storage.staging_bytes), true);
+      storage.d_storage = d_storage.data();
+      storage.h_staging = staging.data();
+      storage.h_scratch = scratch.data();
+      ASSERT_EQ(cudaSuccess, upsweep::host_sort_keys(storage, in.data(), sorted, n));
+      EXPECT_TRUE(std::equal(expected.begin(), expected.end(), sorted)) << "not the stable order";
+      const std::vector<unsigned char> bytes = scratch.to_vector();
+      const bool untouched = std::all_of(bytes.begin(), bytes.end(), [](unsigned char b) { return b == poison_byte; });
+      EXPECT_EQ(!pinned_scratch && !in_place, untouched) << "scratch use";
+    }
+  }
+}
+
 }  // namespace

@@ -7,7 +7,8 @@
 //    the call allocates nothing and BLOCKS until the output is in host memory (not graph-capturable).
 //  - convenience form allocates (device memory stream-ordered, pinned staging when needed) and
 //    throws upsweep::cuda_error; options.device_budget_bytes defaults to 95 % of free memory.
-//  - in place (out == in) only when the data fits the budget; else cudaErrorInvalidValue.
+//  - in place (out == in) only when the data fits the budget or a host scratch is given; else
+//    cudaErrorInvalidValue. A pageable scratch beside pinned arrays is used only in place.
 //  - stream forms (host_stream<K>&, ...): the input read from and the output written to the
 //    caller's streams (a file, say) through pinned staging, never whole in host memory; a failed
 //    move returns cudaErrorUnknown with its code in the stream's `error` (convenience:

@@ -16,11 +16,13 @@
 //  - fits the budget (in core): copy in, one partition pass on the top digit, then groups of
 //    digits sorted one after another while earlier groups are copied out. Link: n in, n out.
 //    In place (out == in) is allowed.
-//  - larger than the budget (out of core), with a host scratch (host_sort_storage::h_scratch):
+//  - larger than the budget (out of core), with a host scratch (host_sort_storage::h_scratch;
+//    a pageable scratch beside pinned arrays is left unused unless out == in, see below):
 //    each chunk sorted into the scratch as a run, then the key range cut into groups of at most a
 //    slot, each gathered from its segment of every run, sorted and copied to its place. Link: 2n
 //    in, 2n out, each pass both ways at once. Out == in is allowed.
-//  - out of core without a scratch: a counting read (plus one per refined level when more than a
+//  - out of core without a scratch, or with a pageable one beside pinned arrays (two host copies
+//    of the data cost more than this path's extra link traffic): a counting read (plus one per refined level when more than a
 //    slot's worth of keys share a prefix), each chunk sorted and split into its groups' places in
 //    the output, then each group sorted in place. Link: 3n in, 2n out. Out == in is
 //    cudaErrorInvalidValue (the second pass writes where input is still unread).
@@ -80,14 +82,19 @@ cudaError_t dispatch_host_sides(host_sort_storage& storage, host_arrays<Key, Val
                                              sides.values_out_stream};
   for (const host_stream_base* s : streams)
     if (s != nullptr && s->move == nullptr) return cudaErrorInvalidValue;
-  const bool runs = !layout.in_core && storage.h_scratch != nullptr;
-  if (runs && storage.scratch_bytes < scratch_need) return cudaErrorInvalidValue;
-  if (!layout.in_core && !runs &&
-      (out_streamed || sides.keys_in == sides.keys_out || (has_values && ranges_overlap(sides.values_in, sides.values_out, num_items))))
-    return cudaErrorInvalidValue;
-  char* scratch = static_cast<char*>(runs ? storage.h_scratch : nullptr);
   sides.in_ready = !keys_streamed && is_dma_ready(sides.keys_in) && (!has_values || is_dma_ready(sides.values_in));
   sides.out_ready = !keys_streamed && is_dma_ready(sides.keys_out) && (!has_values || is_dma_ready(sides.values_out));
+  const bool in_place = !keys_streamed && (sides.keys_in == sides.keys_out ||
+                                           (has_values && ranges_overlap(sides.values_in, sides.values_out, num_items)));
+  // A pageable scratch beside pinned arrays costs two host copies of the data, more than the
+  // scratch-free design's extra link traffic (2^32 u32 pairs on an H200: 2.71x the link against
+  // 1.49x): it is used only where the sort needs it, in place.
+  const bool scratch_pays = storage.h_scratch != nullptr &&
+                            (in_place || !(sides.in_ready && sides.out_ready) || is_dma_ready(storage.h_scratch));
+  const bool runs = !layout.in_core && scratch_pays;
+  if (runs && storage.scratch_bytes < scratch_need) return cudaErrorInvalidValue;
+  if (!layout.in_core && !runs && (out_streamed || in_place)) return cudaErrorInvalidValue;
+  char* scratch = static_cast<char*>(runs ? storage.h_scratch : nullptr);
   sides.scratch_keys = reinterpret_cast<Key*>(scratch);
   sides.scratch_values = scratch && has_values ? reinterpret_cast<Value*>(scratch + keys_scratch) : nullptr;
   sides.scratch_ready = scratch && is_dma_ready(scratch);

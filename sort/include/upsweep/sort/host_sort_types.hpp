@@ -18,7 +18,8 @@ namespace upsweep {
 //    the budget. With it, out of core reads the input twice instead of three times: sorted runs
 //    into the scratch, then groups gathered from the runs (and out == in is allowed). The query
 //    writes the bytes it takes (keys, then values: n x (key + value) bytes and a little padding;
-//    0 in core); leave h_scratch null to sort without it. It must not overlap the arrays.
+//    0 in core); leave h_scratch null to sort without it. It must not overlap the arrays. A
+//    pageable scratch beside pinned arrays is used only in place (slower than none otherwise).
 struct host_sort_storage {
   void* d_storage = nullptr;
   std::size_t device_bytes = 0;
