@@ -58,8 +58,8 @@ dist_options across_ranks(const options& o, const sort_order& order) {
   return d;
 }
 
-// A binary file to a binary file, keys alone, no verification: both files mapped, sorted by the
-// host sort straight from the mapped input (the common case, and the fastest path).
+// A binary file to a binary file, keys alone, no verification: streamed through the host sort
+// (read into its pinned staging, written from it; the common case, and the fastest path).
 bool is_file_to_file(const options& o, file_format& format) {
   if (o.in.path.empty() || o.in.path == "-" || o.output.empty() || o.output == "-" || o.in.type.empty()) return false;
   if (o.algo != sort_algo::upsweep || o.pairs || o.verify || o.repeat != 1) return false;
