@@ -82,7 +82,7 @@ inline bool parallel_stream_move(const host_end& end, char* buffer, std::size_t 
   return true;
 }
 
-// `bytes` from `from` into the host buffer `to` (when `into_buffer`), or from the buffer to `to`.
+// `bytes` from `end` into the host `buffer` (when `into_buffer`), or from `buffer` to `end`.
 inline cudaError_t host_move(const host_end& end, char* buffer, std::size_t bytes, bool into_buffer) {
   if (end.stream != nullptr) return parallel_stream_move(end, buffer, bytes) ? cudaSuccess : cudaErrorUnknown;
   if (into_buffer) parallel_memcpy(buffer, end.memory, bytes, copy_threads());
