@@ -13,22 +13,19 @@
 // The merge alone: merge_keys_u32/runs_K joins K sorted runs of the total (one stream, nothing
 // beside it), against copy, a device-to-device copy of the same bytes (the floor of one pass).
 #include "bench_support.cuh"
+#include "rank_threads.hpp"
 
 #include <upsweep/sort/detail/dist_loopback.hpp>
 #include <upsweep/sort/device_radix_sort.cuh>
 #include <upsweep/sort/dist_radix_sort.cuh>
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <utility>
-#include <exception>
 #include <vector>
 
 namespace upsweep::bench {
@@ -69,75 +66,6 @@ struct rank_state {
     else
       return dist_sort_keys(d_temp, bytes, exchange, keys, keys_out.ptr, n, capacity, &received, options, stream);
   }
-};
-
-// Ranks 1..P-1 on host threads kept for a whole row, rank 0 on the caller's: run(body) calls
-// body(rank) once for every rank and returns when all have; the first failure is rethrown.
-class rank_threads {
- public:
-  explicit rank_threads(int p) : failures_(static_cast<std::size_t>(p)) {
-    for (int r = 1; r < p; ++r) threads_.emplace_back([this, r] { serve(r); });
-  }
-  ~rank_threads() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    for (std::thread& t : threads_) t.join();
-  }
-  rank_threads(const rank_threads&) = delete;
-  rank_threads& operator=(const rank_threads&) = delete;
-
-  void run(const std::function<void(int)>& body) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      body_ = &body;
-      finished_ = 0;
-      ++round_;
-    }
-    wake_.notify_all();
-    try {
-      body(0);
-    } catch (...) {
-      failures_[0] = std::current_exception();
-    }
-    std::unique_lock<std::mutex> lock(mutex_);
-    all_done_.wait(lock, [&] { return finished_ == static_cast<int>(threads_.size()); });
-    for (std::exception_ptr& f : failures_)
-      if (f) std::rethrow_exception(std::exchange(f, nullptr));
-  }
-
- private:
-  void serve(int rank) {
-    long long seen = 0;
-    for (;;) {
-      const std::function<void(int)>* body = nullptr;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stop_ || round_ != seen; });
-        if (stop_) return;
-        seen = round_;
-        body = body_;
-      }
-      try {
-        (*body)(rank);
-      } catch (...) {
-        failures_[static_cast<std::size_t>(rank)] = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (++finished_ == static_cast<int>(threads_.size())) all_done_.notify_one();
-    }
-  }
-
-  std::vector<std::exception_ptr> failures_;
-  std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable wake_, all_done_;
-  const std::function<void(int)>* body_ = nullptr;
-  long long round_ = 0;
-  int finished_ = 0;
-  bool stop_ = false;
 };
 
 // Milliseconds from `start` to the latest of the ranks' `phase` events.
@@ -274,8 +202,8 @@ void merge_row(benchmark::State& state, int k) {
   device_array<long long> words(detail::kway_temp_words<std::uint32_t, detail::no_values>(n));
   time_on_gpu(state, n, bytes, [&](cudaStream_t s) {
     BENCH_CUDA((detail::merge_runs<false>(keys.ptr, static_cast<const detail::no_values*>(nullptr), out.ptr,
-                                          static_cast<detail::no_values*>(nullptr), counts.data(), k, 0, 32, words.ptr,
-                                          s)));
+                                          static_cast<detail::no_values*>(nullptr), counts.data(), nullptr, k, 0, 32,
+                                          words.ptr, s)));
   });
   std::vector<std::uint32_t> merged(static_cast<std::size_t>(n));
   BENCH_CUDA(cudaMemcpy(merged.data(), out.ptr, merged.size() * 4, cudaMemcpyDeviceToHost));

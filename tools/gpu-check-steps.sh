@@ -223,12 +223,29 @@ run_bench() {
   note "benchmark $name: rc $rc in $(( $(date +%s) - t0 )) s (reps $reps)"
 }
 
+# Suite gpus: upsweep-bench-gpus, the sort across this machine's GPUs over NCCL (its own program:
+# it links libnccl), 2 and 4 GPUs where there are, 2^28 and 2^30 items a GPU; its table goes to the report.
+run_bench_gpus() {
+  local t0 rc dir
+  t0=$(date +%s)
+  if [ ! -x "$bin/bench/upsweep-bench-gpus" ]; then note "benchmark gpus: not in these binaries (no NCCL where they were built)"; return; fi
+  if ((gpus < 2)); then note "benchmark gpus: skipped, this machine has one GPU"; return; fi
+  dir=$(nccl_lib_dir)
+  LD_LIBRARY_PATH=${dir:+$dir:}${LD_LIBRARY_PATH:-} timeout 540 "$bin/bench/upsweep-bench-gpus" --reps "$reps" \
+    --json "$out/bench-gpus.jsonl" >"$out/bench-gpus.md" 2>&1
+  rc=$?; ((rc)) && { status=1; tail -20 "$out/bench-gpus.md"; }
+  cat "$out/bench-gpus.md" >>"$out/bench-medians.txt"
+  note "benchmark gpus: rc $rc in $(( $(date +%s) - t0 )) s (reps $reps)"
+}
+
 # Each suite of --bench in its own process, then the --bench-filter rows; the report of them all.
 run_benchmarks() {
   local suites=$bench_suite suite
   [ "$suites" = all ] && suites=core,seeds,histogram,compact,sort  # the quick ones first
   if [ -n "$suites" ] && [ "$suites" != none ]; then
-    for suite in ${suites//,/ }; do run_bench "$suite" --suite "$suite"; done
+    for suite in ${suites//,/ }; do
+      if [ "$suite" = gpus ]; then run_bench_gpus; else run_bench "$suite" --suite "$suite"; fi
+    done
   fi
   [ -n "$bench_filter" ] && run_bench filter --benchmark_filter="$bench_filter"
   if ((${#bench_jsons[@]})); then

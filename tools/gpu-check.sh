@@ -77,6 +77,9 @@ cut_short() {
 trap cut_short TERM INT
 started=$(date +%s)
 unset UPSWEEP_TEST_HUGE UPSWEEP_TEST_MAX_ITEMS  # each tier sets its own
+# NVLink multicast off in NCCL (and PyTorch, NVSHMEM): the multi-GPU machines here are shared, and a
+# program using it can take their GPUs out of service.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
 ((gpus > 0)) || gpus=1
 gpu_offset=0  # the GPU of a step's first shard

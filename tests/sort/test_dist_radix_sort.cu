@@ -66,7 +66,13 @@ struct dist_case {
   bool pairs = false;
   bool rebalance = false;
   int begin_bit = 0, end_bit = -1;
+  int rounds = 0;  // the exchange's rounds: 0 the sort's choice (1 below 2^24 items a rank), 1, 2 or 4
 };
+
+dist_case in_rounds(dist_case c, int rounds) {
+  c.rounds = rounds;
+  return c;
+}
 
 // Runs `body(rank, exchange, stream)` on P threads, one logical rank each.
 void on_ranks(int p, const std::function<void(int, upsweep::dist_exchange&, cudaStream_t)>& body) {
@@ -95,7 +101,8 @@ void expect_dist_sort(const dist_case& c, std::uint64_t seed) {
   const int p = static_cast<int>(c.sizes.size());
   SCOPED_TRACE("ranks " + std::to_string(p) + ", shape " + std::to_string(static_cast<int>(c.data)) +
                (c.descending ? ", descending" : "") + (c.pairs ? ", pairs" : "") + (c.rebalance ? ", rebalanced" : "") +
-               ", bits [" + std::to_string(c.begin_bit) + ", " + std::to_string(c.end_bit) + ")");
+               ", bits [" + std::to_string(c.begin_bit) + ", " + std::to_string(c.end_bit) + "), rounds " +
+               std::to_string(c.rounds));
   // The reference: the single-GPU sort of every slice, concatenated in rank order.
   std::vector<Key> all;
   std::vector<std::vector<Key>> slices;
@@ -127,7 +134,7 @@ void expect_dist_sort(const dist_case& c, std::uint64_t seed) {
     // Poisoned on the rank's stream: a memset on the legacy stream would not be ordered before it.
     check(cudaMemsetAsync(d_out.data(), 0xA5, static_cast<std::size_t>(capacity) * sizeof(Key), stream), "cudaMemset");
     check(cudaMemsetAsync(d_values_out.data(), 0xA5, static_cast<std::size_t>(capacity) * 8, stream), "cudaMemset");
-    upsweep::dist_sort_options options{c.begin_bit, c.end_bit, c.rebalance, nullptr};
+    upsweep::dist_sort_options options{c.begin_bit, c.end_bit, c.rebalance, nullptr, c.rounds};
     std::int64_t n_out = 0;
     if (c.pairs)
       n_out = c.descending ? upsweep::dist_sort_pairs_descending(exchange, d_in.data(), d_out.data(), d_values.data(),
@@ -170,7 +177,9 @@ TEST_F(DistRadixSort, EveryRankCountAndShapeMatchesTheSingleGpuSort) {
     for (shape s : {shape::uniform, shape::all_equal, shape::sorted, shape::reversed, shape::two_values, shape::skewed}) {
       std::vector<std::int64_t> sizes;
       for (int q = 0; q < p; ++q) sizes.push_back(static_cast<std::int64_t>(mix64(seed + p * 31 + q) % (each + 1)));
-      expect_dist_sort<std::uint32_t>({sizes, s, false, p % 2 == 0}, seed + p);
+      const int rounds[] = {1, 2, 4};
+      expect_dist_sort<std::uint32_t>(in_rounds({sizes, s, false, p % 2 == 0}, rounds[(p + static_cast<int>(s)) % 3]),
+                                      seed + p);
       if (HasFatalFailure()) return;
     }
 }
@@ -183,7 +192,7 @@ TEST_F(DistRadixSort, EmptyTinyOddAndLopsidedRanks) {
                                                         {3, 1, 4, 1, 5, 9, 2, 6}, {4095, 4097, 2047, 2049}, {big, 1}};
   for (const auto& sizes : cases)
     for (shape s : {shape::uniform, shape::all_equal}) {
-      expect_dist_sort<std::uint32_t>({sizes, s, false, true}, seed);
+      expect_dist_sort<std::uint32_t>(in_rounds({sizes, s, false, true}, s == shape::uniform ? 4 : 0), seed);
       if (HasFatalFailure()) return;
     }
 }
@@ -208,14 +217,14 @@ TEST_F(DistRadixSort, KeyTypesDescendingBitWindowsAndEqualSlices) {
   const std::int64_t n = max_test_items(30011);
   const std::vector<std::int64_t> four = {n, n / 3, 0, n + 7};
   expect_dist_sort<float>({four, shape::special_floats, false, true}, seed);
-  expect_dist_sort<double>({four, shape::special_floats, true, true}, seed);
-  expect_dist_sort<std::int64_t>({four, shape::uniform, true, false, true}, seed);
+  expect_dist_sort<double>(in_rounds({four, shape::special_floats, true, true}, 4), seed);
+  expect_dist_sort<std::int64_t>(in_rounds({four, shape::uniform, true, false, true}, 2), seed);
   expect_dist_sort<std::uint64_t>({four, shape::skewed, false, true, true}, seed);
   expect_dist_sort<std::int16_t>({four, shape::uniform, false, true}, seed);
-  expect_dist_sort<std::uint8_t>({four, shape::uniform, true, true, true}, seed);
+  expect_dist_sort<std::uint8_t>(in_rounds({four, shape::uniform, true, true, true}, 4), seed);
   expect_dist_sort<std::uint32_t>({four, shape::uniform, false, true, false, 5, 27}, seed);
   expect_dist_sort<std::uint32_t>({four, shape::uniform, true, true, true, 9, 9}, seed);  // an empty window
-  expect_dist_sort<std::uint32_t>({{n, n, n}, shape::all_equal, false, true, true}, seed);
+  expect_dist_sort<std::uint32_t>(in_rounds({{n, n, n}, shape::all_equal, false, true, true}, 4), seed);
 }
 
 TEST_F(DistRadixSort, LargeSlicesOfTwoToThe24PerRank) {
@@ -254,23 +263,88 @@ TEST_F(DistRadixSort, DeviceSplittersMatchTheHostReference) {
       }
       const std::vector<upsweep::detail::dist_key> expected = upsweep::detail::choose_splitters(values, counts, s);
       device_buffer<std::uint64_t> d_blocks(blocks);
-      const std::int64_t splitters = p > 1 ? p - 1 : 1;
-      device_buffer<upsweep::detail::dist_key> d_splitters(splitters);
-      check(cudaMemset(d_splitters.data(), 0xA5, static_cast<std::size_t>(splitters) * sizeof(upsweep::detail::dist_key)),
+      // The sort's buckets: its rounds split each rank's share, and every C-th splitter is the rank's.
+      const int c = upsweep::detail::dist_round_splits, buckets = p * c;
+      device_buffer<upsweep::detail::dist_key> d_splitters(buckets - 1);
+      check(cudaMemset(d_splitters.data(), 0xA5, static_cast<std::size_t>(buckets - 1) * sizeof(upsweep::detail::dist_key)),
             "cudaMemset");
       upsweep::detail::choose_splitters_kernel<<<static_cast<unsigned>((p * s + 255) / 256), 256>>>(
-          d_blocks.data(), p, s, d_splitters.data());
+          d_blocks.data(), p, buckets, s, d_splitters.data());
       check(cudaGetLastError(), "choose_splitters_kernel");
       const std::vector<upsweep::detail::dist_key> got = d_splitters.download();
       ASSERT_EQ(static_cast<std::int64_t>(blocks.size()), p * words);
+      for (int b = 0; b + 1 < buckets; ++b)  // written, and in order
+        if (b > 0) EXPECT_FALSE(got[b] < got[b - 1]) << "splitter " << b;
       for (int t = 0; t + 1 < p; ++t) {
-        const upsweep::detail::dist_key& key = got[t];
+        const upsweep::detail::dist_key& key = got[(t + 1) * c - 1];
         EXPECT_EQ(expected[t].value, key.value) << "splitter " << t;
         EXPECT_EQ(expected[t].rank, key.rank) << "splitter " << t;
         EXPECT_EQ(expected[t].position, key.position) << "splitter " << t;
       }
       if (HasFailure()) return;
     }
+}
+
+// The exchange's pieces leave from and land on 128-byte boundaries (NCCL moves misaligned pieces
+// far slower), whatever the slice sizes: every all-to-all offset of the keys and of the values.
+class offset_recorder final : public upsweep::dist_exchange_watcher {
+ public:
+  using dist_exchange_watcher::dist_exchange_watcher;
+  std::vector<std::uintptr_t> addresses;
+
+ private:
+  void saw_all_to_all(const void* d_send, const std::size_t* send_bytes, const std::size_t* send_offsets, void* d_recv,
+                      const std::size_t* recv_bytes, const std::size_t* recv_offsets) override {
+    for (int t = 0; t < size(); ++t) {
+      if (send_bytes[t] > 0) addresses.push_back(reinterpret_cast<std::uintptr_t>(d_send) + send_offsets[t]);
+      if (recv_bytes[t] > 0) addresses.push_back(reinterpret_cast<std::uintptr_t>(d_recv) + recv_offsets[t]);
+    }
+  }
+};
+
+TEST_F(DistRadixSort, TheExchangeMovesPiecesOn128ByteBoundaries) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const int p = 5;
+  std::vector<std::int64_t> sizes = {1001, 333, 0, 4097, 77};
+  std::int64_t total = 0;
+  for (std::int64_t n : sizes) total += n;
+  const std::int64_t capacity = upsweep::dist_receive_bound(total, p);
+  std::vector<std::vector<std::uintptr_t>> addresses(p);
+  std::vector<std::int64_t> kept(p);
+  on_ranks(p, [&](int r, upsweep::dist_exchange& loopback, cudaStream_t stream) {
+    offset_recorder exchange(loopback);
+    std::int64_t first = 0;
+    for (int q = 0; q < r; ++q) first += sizes[q];
+    device_buffer<std::uint16_t> d_keys(make_slice<std::uint16_t>(sizes[r], shape::uniform, seed, first));
+    device_buffer<double> d_values(std::vector<double>(static_cast<std::size_t>(sizes[r]), 1.5));
+    device_buffer<std::uint16_t> d_keys_out(capacity);
+    device_buffer<double> d_values_out(capacity);
+    kept[r] = upsweep::dist_sort_pairs(exchange, d_keys.data(), d_keys_out.data(), d_values.data(),
+                                       d_values_out.data(), sizes[r], capacity, {}, stream);
+    addresses[r] = exchange.addresses;
+  });
+  std::int64_t out = 0;
+  for (int r = 0; r < p; ++r) {
+    out += kept[r];
+    EXPECT_FALSE(addresses[r].empty()) << "rank " << r;
+    for (std::uintptr_t a : addresses[r]) EXPECT_EQ(0u, a % 128) << "rank " << r;
+  }
+  EXPECT_EQ(total, out);
+}
+
+TEST_F(DistRadixSort, RoundsOtherThanZeroOneTwoOrFourAreInvalid) {
+  on_ranks(2, [&](int, upsweep::dist_exchange& exchange, cudaStream_t) {
+    for (int rounds : {-1, 3, 5, 8}) {
+      upsweep::dist_sort_options options;
+      options.rounds = rounds;
+      std::size_t bytes = 0;
+      std::int64_t n_out = 0;
+      EXPECT_EQ(cudaErrorInvalidValue, upsweep::dist_sort_keys<std::uint32_t>(nullptr, bytes, exchange, nullptr, nullptr,
+                                                                              0, 0, &n_out, options))
+          << "rounds " << rounds;
+    }
+  });
 }
 
 TEST_F(DistRadixSort, AnOutputTooSmallOnOneRankFailsOnEveryRankAndWritesNothing) {

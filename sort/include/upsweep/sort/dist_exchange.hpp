@@ -30,3 +30,35 @@ class dist_exchange {
 };
 
 }  // namespace upsweep
+
+namespace upsweep {
+
+// An exchange that hands every call on to another and shows a subclass each all-to-all first:
+// the seam for counting the bytes a rank sends, and for tests and benchmarks that look at them.
+class dist_exchange_watcher : public dist_exchange {
+ public:
+  explicit dist_exchange_watcher(dist_exchange& inner) : inner_(inner) {}
+  int rank() const override { return inner_.rank(); }
+  int size() const override { return inner_.size(); }
+  cudaError_t all_gather(const void* d_send, void* d_recv, std::size_t bytes, cudaStream_t stream) override {
+    saw_all_gather();
+    return inner_.all_gather(d_send, d_recv, bytes, stream);
+  }
+  cudaError_t all_to_all_v(const void* d_send, const std::size_t* send_bytes, const std::size_t* send_offsets,
+                           void* d_recv, const std::size_t* recv_bytes, const std::size_t* recv_offsets,
+                           cudaStream_t stream) override {
+    saw_all_to_all(d_send, send_bytes, send_offsets, d_recv, recv_bytes, recv_offsets);
+    return inner_.all_to_all_v(d_send, send_bytes, send_offsets, d_recv, recv_bytes, recv_offsets, stream);
+  }
+  std::string last_failure() const override { return inner_.last_failure(); }
+
+ protected:
+  virtual void saw_all_gather() {}
+  virtual void saw_all_to_all(const void* d_send, const std::size_t* send_bytes, const std::size_t* send_offsets,
+                              void* d_recv, const std::size_t* recv_bytes, const std::size_t* recv_offsets) = 0;
+
+ private:
+  dist_exchange& inner_;
+};
+
+}  // namespace upsweep

@@ -15,6 +15,14 @@
 //    every size on the host; so it cannot be captured in a CUDA graph.
 //  - Input and output may be the same array. num_items per rank below 2^59 (the device sort's),
 //    and their total over all ranks below 2^62 (the bound's and the plan's arithmetic).
+//  - The exchange: up to 8 ranks, in options.rounds rounds (by default 4 from 2^24 items a rank
+//    on average, else 1), each a key range of every rank's share, so that the merge of one
+//    round's runs overlaps the transfer of the next; the transfers go on a stream of the call's
+//    own (created and released in the call, of the highest priority), forked from and joined to
+//    the caller's. Every piece
+//    leaves from and lands on a 128-byte boundary (NCCL copies a misaligned piece several times
+//    slower): it carries along up to 127 bytes of the piece before it, and the temporary storage
+//    holds 256 bytes of slack per piece for the received runs.
 //  - Errors: CUDA's, and cudaErrorUnknown for a transport failure (exchange.last_failure() says
 //    which call). Invalid arguments on one rank are not seen by the others, which then wait.
 #pragma once
@@ -39,11 +47,12 @@ cudaError_t dispatch_dist_sort(void* d_temp_storage, std::size_t& temp_storage_b
                                dist_sort_options options, cudaStream_t stream) {
   const int end_bit = options.end_bit < 0 ? key_bits_v<Key> : options.end_bit;
   if (num_items < 0 || out_capacity < 0 || options.begin_bit < 0 || options.begin_bit > end_bit ||
-      end_bit > key_bits_v<Key> || exchange.size() < 1 || exchange.rank() < 0 || exchange.rank() >= exchange.size())
+      end_bit > key_bits_v<Key> || exchange.size() < 1 || exchange.rank() < 0 || exchange.rank() >= exchange.size() ||
+      (options.rounds != 0 && options.rounds != 1 && options.rounds != 2 && options.rounds != 4))
     return cudaErrorInvalidValue;
   dist_sort_run<Descending, Key, Value> run(
       exchange, {d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, out_capacity}, options.begin_bit,
-      end_bit, options.rebalance, options.phases, stream);
+      end_bit, options.rebalance, options.rounds, options.phases, stream);
   UPSWEEP_CUDA_RETURN(run.carve(d_temp_storage, temp_storage_bytes));
   if (d_temp_storage == nullptr) return cudaSuccess;  // the size query needs no arrays
   constexpr bool has_values = has_values_v<Value>;

@@ -36,10 +36,12 @@ __device__ inline int padded(int i) { return i + (i >> 5); }
 template <int Capacity>
 inline constexpr int kway_padded_capacity = Capacity + Capacity / 32 + 1;  // + the slot past the last
 
-// The runs of one merge, contiguous in one buffer in run (rank) order, and their samples.
+// The runs of one merge, in one buffer in run (rank) order (gaps between them allowed: the
+// received runs lie at aligned offsets), and their samples.
 struct kway_runs {
   int count = 0;
-  long long first[kway_max_runs + 1] = {};         // run j holds [first[j], first[j + 1])
+  long long first[kway_max_runs] = {};             // run j holds [first[j], first[j] + items[j])
+  long long items[kway_max_runs] = {};
   long long sample_first[kway_max_runs + 1] = {};  // run j's samples are [sample_first[j], ...[j + 1])
   long long stride = 1;                            // S: a sample every S items of a run
   long long tile_samples = 1;                      // m: samples a tile starts apart
@@ -53,14 +55,16 @@ inline long long kway_stride(int count, int tile_capacity) {
   return stride;
 }
 
-inline kway_runs kway_layout(const long long* run_counts, int count, int tile_capacity) {
+// run_firsts: where each run starts, or nullptr for runs back to back from 0.
+inline kway_runs kway_layout(const long long* run_counts, const long long* run_firsts, int count, int tile_capacity) {
   kway_runs runs;
   runs.count = count;
   runs.stride = kway_stride(count, tile_capacity);
   runs.tile_samples = tile_capacity / runs.stride - count;
   const long long stride = runs.stride;
   for (int j = 0; j < count; ++j) {
-    runs.first[j + 1] = runs.first[j] + run_counts[j];
+    runs.items[j] = run_counts[j];
+    runs.first[j] = run_firsts != nullptr ? run_firsts[j] : (j == 0 ? 0 : runs.first[j - 1] + run_counts[j - 1]);
     runs.sample_first[j + 1] = runs.sample_first[j] + (run_counts[j] + stride - 1) / stride;
   }
   return runs;
@@ -113,7 +117,7 @@ __global__ void find_tile_bounds_kernel(const Key* d_keys, kway_runs runs, long 
   if (slot >= (num_tiles + 1) * runs.count) return;
   const long long tile = slot / runs.count;
   const int j = static_cast<int>(slot % runs.count);
-  const long long count = runs.first[j + 1] - runs.first[j];
+  const long long count = runs.items[j];
   if (tile == num_tiles) {
     d_bounds[slot] = count;
     return;
@@ -324,13 +328,14 @@ long long kway_temp_words(long long items) {
   return most;
 }
 
-// The merge of `count` (2..kway_max_runs) non-empty runs, contiguous in run order from
-// d_keys_in, into d_keys_out. d_words holds kway_temp_words(the items) words.
+// The merge of `count` (2..kway_max_runs) non-empty runs, in run order from d_keys_in (run j
+// at run_firsts[j], or back to back when run_firsts is nullptr), into d_keys_out, contiguous.
+// d_words holds kway_temp_words(the items) words.
 template <bool Descending, class Key, class Value>
 cudaError_t merge_runs(const Key* d_keys_in, const Value* d_values_in, Key* d_keys_out, Value* d_values_out,
-                       const long long* run_counts, int count, int begin_bit, int end_bit, long long* d_words,
-                       cudaStream_t stream) {
-  const kway_runs runs = kway_layout(run_counts, count, kway_tile_capacity<Key, Value>);
+                       const long long* run_counts, const long long* run_firsts, int count, int begin_bit,
+                       int end_bit, long long* d_words, cudaStream_t stream) {
+  const kway_runs runs = kway_layout(run_counts, run_firsts, count, kway_tile_capacity<Key, Value>);
   const long long samples = runs.sample_first[count];
   const long long tiles = kway_num_tiles(runs);
   if (tiles == 0) return cudaSuccess;

@@ -7,6 +7,7 @@
 #include <upsweep/sort/detail/dist_merge_kernels.cuh>
 #include <upsweep/sort/detail/dist_sort_kernels.cuh>
 #include <upsweep/sort/detail/dist_sort_plan.hpp>
+#include <upsweep/sort/detail/side_stream.hpp>
 #include <upsweep/sort/device_radix_sort.cuh>
 #include <upsweep/sort/dist_exchange.hpp>
 #include <upsweep/util/error.hpp>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 namespace upsweep {
@@ -28,6 +30,10 @@ struct dist_sort_options {
   int end_bit = -1;        // -1: every bit of the key
   bool rebalance = false;  // end with equal slices (the first N mod P ranks one item more)
   const dist_sort_phases* phases = nullptr;
+  // The exchange in 1, 2 or 4 rounds, each round's merge overlapping the next round's transfer
+  // (up to 8 ranks; more take one round); 0: 4 from 2^24 items a rank on average, else 1. The
+  // same on every rank.
+  int rounds = 0;
 };
 
 namespace detail {
@@ -36,6 +42,13 @@ template <bool Descending, class Key, class Value>
 class dist_sort_run {
   static constexpr bool has_values = has_values_v<Value>;
   static constexpr std::size_t value_size = has_values ? sizeof(Value) : 0;
+  // Every piece of the exchange starts on an item whose key and value lie on 128-byte boundaries
+  // at both ends: NCCL moved pieces that start off 16 bytes 2.7x slower (4 H200s over NVLink,
+  // 2^28 u32 keys a GPU, 2026-11-26).
+  static constexpr std::int64_t items_aligned(std::size_t bytes) {
+    return static_cast<std::int64_t>(128 / std::gcd(std::size_t{128}, bytes));
+  }
+  static constexpr std::int64_t align_items = std::max(items_aligned(sizeof(Key)), items_aligned(has_values ? sizeof(Value) : 1));
 
  public:
   struct arrays {
@@ -46,10 +59,10 @@ class dist_sort_run {
     std::int64_t num_items, capacity;
   };
 
-  dist_sort_run(dist_exchange& exchange, const arrays& io, int begin_bit, int end_bit, bool rebalance,
+  dist_sort_run(dist_exchange& exchange, const arrays& io, int begin_bit, int end_bit, bool rebalance, int rounds,
                 const dist_sort_phases* phases, cudaStream_t stream)
-      : ex_(exchange), io_(io), begin_bit_(begin_bit), end_bit_(end_bit), rebalance_(rebalance), phases_(phases),
-        stream_(stream),
+      : ex_(exchange), io_(io), begin_bit_(begin_bit), end_bit_(end_bit), rebalance_(rebalance), rounds_(rounds),
+        phases_(phases), stream_(stream),
         ranks_(exchange.size()), rank_(exchange.rank()), samples_(dist_samples_per_rank(exchange.size())) {}
 
   // The temporary storage, or (with d_temp == nullptr) only its size.
@@ -60,13 +73,15 @@ class dist_sort_run {
     const auto n = static_cast<std::size_t>(alone ? 0 : io_.num_items);
     const auto cap = static_cast<std::size_t>(alone ? 0 : io_.capacity);
     const auto p = static_cast<std::size_t>(alone ? 0 : ranks_);
+    const std::size_t buckets = p * dist_round_splits;
     const auto block = static_cast<std::size_t>(samples_ + dist_header_words) * sizeof(std::uint64_t);
     const std::size_t merge_words = alone ? 0 : static_cast<std::size_t>(kway_temp_words<Key, Value>(io_.capacity));
     void* pieces[13] = {};
-    const std::size_t sizes[13] = {sort_bytes, n * sizeof(Key), n * value_size, cap * sizeof(Key), cap * value_size,
+    const std::size_t slots = alone ? 0 : cap + buckets * 2 * static_cast<std::size_t>(align_items);  // leads, gaps
+    const std::size_t sizes[13] = {sort_bytes, n * sizeof(Key), n * value_size, slots * sizeof(Key), slots * value_size,
                                    cap * sizeof(Key), cap * value_size, p ? block : 0, p * block,
-                                   p ? (p - 1) * sizeof(dist_key) : 0, p ? (p + 1) * sizeof(long long) : 0,
-                                   p * (p + 1) * sizeof(long long), merge_words * sizeof(long long)};
+                                   p ? (buckets - 1) * sizeof(dist_key) : 0, p ? (buckets + 1) * sizeof(long long) : 0,
+                                   p * (buckets + 1) * sizeof(long long), merge_words * sizeof(long long)};
     UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp, temp_bytes, pieces, sizes));
     d_sort_temp_ = pieces[0];
     sort_bytes_ = sort_bytes;
@@ -103,11 +118,9 @@ class dist_sort_run {
       if (placement.received(q) > capacities_[q] || (rebalance_ && slice > capacities_[q]))
         return cudaErrorInvalidValue;
     }
-    UPSWEEP_CUDA_RETURN(exchange(placement));
-    UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::exchanged));
     const buffers merged = rebalance_ ? buffers{} : buffers{io_.keys_out, io_.values_out};
     buffers at{};
-    UPSWEEP_CUDA_RETURN(merge_received(placement, merged, at));
+    UPSWEEP_CUDA_RETURN(exchange_and_merge(merged, at));
     if (rebalance_) {
       UPSWEEP_CUDA_RETURN(move_to_equal_slices(placement, at));
       num_out = placement.balanced_first(rank_ + 1) - placement.balanced_first(rank_);
@@ -123,8 +136,9 @@ class dist_sort_run {
     Value* values = nullptr;
   };
 
-  cudaError_t mark(cudaEvent_t dist_sort_phases::*phase) const {
-    return phases_ != nullptr && phases_->*phase != nullptr ? cudaEventRecord(phases_->*phase, stream_) : cudaSuccess;
+  cudaError_t mark(cudaEvent_t dist_sort_phases::*phase) const { return mark(phase, stream_); }
+  cudaError_t mark(cudaEvent_t dist_sort_phases::*phase, cudaStream_t stream) const {
+    return phases_ != nullptr && phases_->*phase != nullptr ? cudaEventRecord(phases_->*phase, stream) : cudaSuccess;
   }
 
   cudaError_t sort_local(void* d_temp, std::size_t& bytes, Key* keys_out, Value* values_out) {
@@ -151,111 +165,181 @@ class dist_sort_run {
     UPSWEEP_CUDA_RETURN(ex_.all_gather(d_block_, d_blocks_, words * sizeof(std::uint64_t), stream_));
     const long long all_samples = samples_ * ranks_;
     choose_splitters_kernel<<<static_cast<unsigned>((all_samples + 255) / 256), 256, 0, stream_>>>(
-        d_blocks_, ranks_, samples_, d_splitters_);
+        d_blocks_, ranks_, buckets(), samples_, d_splitters_);
     return cudaGetLastError();
   }
 
-  // Every rank's send bounds and capacity, gathered and read back: the plan's one host wait.
+  int buckets() const { return ranks_ * dist_round_splits; }
+  // Bucket b's first item in rank q's sorted slice (b = buckets(): its end).
+  std::int64_t bucket_first(int q, int b) const {
+    return b == 0 ? 0 : bounds_[static_cast<std::size_t>(q) * (buckets() + 1) + b - 1];
+  }
+
+  // Every rank's bucket bounds and capacity, gathered and read back: the plan's one host wait.
   cudaError_t agree_on_sends() {
-    find_send_bounds_kernel<Descending><<<(ranks_ + 128) / 128, 128, 0, stream_>>>(
-        sorted_.keys, io_.num_items, io_.capacity, rank_, d_splitters_, ranks_, begin_bit_, end_bit_, d_bounds_);
+    find_send_bounds_kernel<Descending><<<(buckets() + 128) / 128, 128, 0, stream_>>>(
+        sorted_.keys, io_.num_items, io_.capacity, rank_, d_splitters_, buckets(), begin_bit_, end_bit_, d_bounds_);
     UPSWEEP_CUDA_RETURN(cudaGetLastError());
-    const std::size_t words = static_cast<std::size_t>(ranks_) + 1;
+    const std::size_t words = static_cast<std::size_t>(buckets()) + 1;
     UPSWEEP_CUDA_RETURN(ex_.all_gather(d_bounds_, d_all_bounds_, words * sizeof(long long), stream_));
-    std::vector<long long> blocks;
-    UPSWEEP_CUDA_RETURN(read_back(blocks, d_all_bounds_, words * static_cast<std::size_t>(ranks_)));
+    UPSWEEP_CUDA_RETURN(read_back(bounds_, d_all_bounds_, words * static_cast<std::size_t>(ranks_)));
     sends_.assign(static_cast<std::size_t>(ranks_) * ranks_, 0);
     capacities_.assign(static_cast<std::size_t>(ranks_), 0);
-    for (std::size_t q = 0; q < static_cast<std::size_t>(ranks_); ++q) {
-      const long long* bounds = blocks.data() + q * words;
-      capacities_[q] = bounds[ranks_];
-      for (std::size_t t = 0; t < static_cast<std::size_t>(ranks_); ++t) {
-        sends_[q * ranks_ + t] = bounds[t] - (t == 0 ? 0 : bounds[t - 1]);
-        if (sends_[q * ranks_ + t] < 0) return cudaErrorInvalidValue;  // ranks that disagree on the order
-      }
+    std::int64_t total = 0;
+    for (int q = 0; q < ranks_; ++q) {
+      capacities_[q] = bounds_[q * words + buckets()];
+      for (int b = 0; b < buckets(); ++b)  // ranks that disagree on the order
+        if (bucket_first(q, b + 1) < bucket_first(q, b)) return cudaErrorInvalidValue;
+      for (int t = 0; t < ranks_; ++t)
+        sends_[q * ranks_ + t] =
+            bucket_first(q, (t + 1) * dist_round_splits) - bucket_first(q, t * dist_round_splits);
+      total += bucket_first(q, buckets());
     }
+    if (rounds_ == 0) rounds_ = total / ranks_ >= (std::int64_t{1} << 24) ? 4 : 1;
+    if (ranks_ > kway_max_runs) rounds_ = 1;  // the merge passes of more runs keep to one round
     return cudaSuccess;
   }
 
-  // One all-to-all for the keys and one for the values: count(from, to) items rank `from` sends
-  // to rank `to`, leaving in rank order from item `source_first` on, landing in rank order.
-  template <class Count>
-  cudaError_t all_to_all(const buffers& from, const buffers& to, std::int64_t source_first, Count count) {
-    std::vector<std::int64_t> send_first(ranks_), recv_first(ranks_);
-    std::int64_t sent = source_first, received = 0;
-    for (int t = 0; t < ranks_; ++t) {
-      send_first[t] = sent;
-      sent += count(rank_, t);
-      recv_first[t] = received;
-      received += count(t, rank_);
-    }
-    UPSWEEP_CUDA_RETURN(all_to_all_items(from.keys, to.keys, sizeof(Key), send_first, recv_first, count));
-    if constexpr (has_values)
-      UPSWEEP_CUDA_RETURN(all_to_all_items(from.values, to.values, sizeof(Value), send_first, recv_first, count));
+  // Per rank: the first item and the count sent to it, and received from it.
+  struct routes {
+    std::vector<std::int64_t> send_first, send_count, recv_first, recv_count;
+    explicit routes(int p) : send_first(p), send_count(p), recv_first(p), recv_count(p) {}
+  };
+
+  // One all-to-all for the keys and one for the values.
+  cudaError_t all_to_all(const buffers& from, const buffers& to, const routes& r, cudaStream_t stream) {
+    UPSWEEP_CUDA_RETURN(all_to_all_items(from.keys, to.keys, sizeof(Key), r, stream));
+    if constexpr (has_values) UPSWEEP_CUDA_RETURN(all_to_all_items(from.values, to.values, sizeof(Value), r, stream));
     return cudaSuccess;
   }
-  template <class Count>
-  cudaError_t all_to_all_items(const void* d_from, void* d_to, std::size_t item_bytes,
-                               const std::vector<std::int64_t>& send_first, const std::vector<std::int64_t>& recv_first,
-                               Count count) {
+  cudaError_t all_to_all_items(const void* d_from, void* d_to, std::size_t item_bytes, const routes& r,
+                               cudaStream_t stream) {
     std::vector<std::size_t> send_bytes(ranks_), send_offsets(ranks_), recv_bytes(ranks_), recv_offsets(ranks_);
     for (int t = 0; t < ranks_; ++t) {
-      send_bytes[t] = static_cast<std::size_t>(count(rank_, t)) * item_bytes;
-      send_offsets[t] = static_cast<std::size_t>(send_first[t]) * item_bytes;
-      recv_bytes[t] = static_cast<std::size_t>(count(t, rank_)) * item_bytes;
-      recv_offsets[t] = static_cast<std::size_t>(recv_first[t]) * item_bytes;
+      send_bytes[t] = static_cast<std::size_t>(r.send_count[t]) * item_bytes;
+      send_offsets[t] = static_cast<std::size_t>(r.send_first[t]) * item_bytes;
+      recv_bytes[t] = static_cast<std::size_t>(r.recv_count[t]) * item_bytes;
+      recv_offsets[t] = static_cast<std::size_t>(r.recv_first[t]) * item_bytes;
     }
     return ex_.all_to_all_v(d_from, send_bytes.data(), send_offsets.data(), d_to, recv_bytes.data(),
-                            recv_offsets.data(), stream_);
+                            recv_offsets.data(), stream);
   }
 
-  cudaError_t exchange(const dist_placement& placement) {
-    return all_to_all(sorted_, recv_, 0, [&](int from, int to) { return placement.sends(from, to); });
+  // Round c of `rounds`: the part of the piece from rank q to rank t, from its first item in q's
+  // sorted slice to part_first(q, t, c + 1, rounds).
+  std::int64_t part_first(int q, int t, int c, int rounds) const {
+    return bucket_first(q, t * dist_round_splits + c * (dist_round_splits / rounds));
   }
 
-  // The received runs, one per sending rank in rank order, merged kway_max_runs at a time (ties
-  // to the lower rank) until one is left; the last level writes to `target` when given, else
-  // `at` says where the result lies.
-  cudaError_t merge_received(const dist_placement& placement, const buffers& target, buffers& at) {
-    std::vector<long long> runs;
-    for (int q = 0; q < ranks_; ++q)
-      if (placement.sends(q, rank_) > 0) runs.push_back(placement.sends(q, rank_));
+  // Round c's parts to their ranks: a part leaves from the aligned item at or before its start
+  // (taking up to align_items - 1 items of the part before it along) and lands on an aligned slot
+  // of recv_ from `slot` on; counts and firsts say where the received runs lie.
+  cudaError_t exchange_round(int c, int rounds, cudaStream_t stream, std::int64_t& slot, std::vector<long long>& counts,
+                             std::vector<long long>& firsts) {
+    routes r(ranks_);
+    for (int t = 0; t < ranks_; ++t) {
+      const std::int64_t first = part_first(rank_, t, c, rounds), out = part_first(rank_, t, c + 1, rounds) - first;
+      r.send_first[t] = first - first % align_items;
+      r.send_count[t] = out > 0 ? out + first % align_items : 0;
+      const std::int64_t from = part_first(t, rank_, c, rounds), in = part_first(t, rank_, c + 1, rounds) - from;
+      r.recv_first[t] = slot;
+      r.recv_count[t] = in > 0 ? in + from % align_items : 0;
+      if (in > 0) {
+        firsts.push_back(slot + from % align_items);
+        counts.push_back(in);
+      }
+      slot += (r.recv_count[t] + align_items - 1) / align_items * align_items;
+    }
+    return all_to_all(sorted_, recv_, r, stream);
+  }
+
+  // The exchange and the merge. Up to kway_max_runs ranks, in rounds_ rounds: the transfers on a
+  // side stream, one after another, while each round's runs merge on the caller's stream into the
+  // result (`target`, else alt_) behind the rounds before it. More ranks: one round, merged in
+  // passes.
+  cudaError_t exchange_and_merge(const buffers& target, buffers& at) {
+    std::int64_t slot = 0;
+    if (ranks_ > kway_max_runs) {
+      std::vector<long long> counts, firsts;
+      UPSWEEP_CUDA_RETURN(exchange_round(0, 1, stream_, slot, counts, firsts));
+      UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::exchanged));
+      return merge_received(counts, firsts, target, at);
+    }
+    const buffers result = target.keys != nullptr ? target : alt_;
+    side_stream side(stream_);
+    if (rounds_ > 1) UPSWEEP_CUDA_RETURN(side.open(rounds_));
+    const cudaStream_t transfer = rounds_ > 1 ? side.stream() : stream_;
+    std::vector<std::vector<long long>> counts(rounds_), firsts(rounds_);
+    for (int c = 0; c < rounds_; ++c) {
+      UPSWEEP_CUDA_RETURN(exchange_round(c, rounds_, transfer, slot, counts[c], firsts[c]));
+      if (rounds_ > 1) UPSWEEP_CUDA_RETURN(side.done(c));
+    }
+    UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::exchanged, transfer));
+    std::int64_t out = 0;
+    for (int c = 0; c < rounds_; ++c) {
+      if (rounds_ > 1) UPSWEEP_CUDA_RETURN(side.wait_for(c));
+      UPSWEEP_CUDA_RETURN(merge_round(counts[c], firsts[c], result, out));
+    }
+    at = result;
+    return side.close();
+  }
+
+  // One round's runs (at most kway_max_runs) merged into `to` from item `out` on, which moves past them.
+  cudaError_t merge_round(const std::vector<long long>& counts, const std::vector<long long>& firsts, const buffers& to,
+                          std::int64_t& out) {
+    const long long items = std::accumulate(counts.begin(), counts.end(), 0ll);
+    if (counts.size() == 1) UPSWEEP_CUDA_RETURN(copy_items(recv_, firsts[0], to, out, items));
+    else if (counts.size() > 1)
+      UPSWEEP_CUDA_RETURN(merge_group(recv_, firsts.data(), counts.data(), static_cast<int>(counts.size()), to, out));
+    out += items;
+    return cudaSuccess;
+  }
+
+  // The received runs, in sending rank order, merged kway_max_runs at a time (ties to the lower
+  // rank) until one is left; the last level writes to `target` when given, else `at` says where
+  // the result lies.
+  cudaError_t merge_received(std::vector<long long> runs, std::vector<long long> firsts, const buffers& target,
+                             buffers& at) {
     buffers from = recv_;
     while (runs.size() > 1) {
       const bool last = runs.size() <= static_cast<std::size_t>(kway_max_runs);
-      const buffers to = last && target.keys != nullptr ? target : (from.keys == recv_.keys ? alt_ : recv_);
-      std::vector<long long> next;
-      long long first = 0;
+      const buffers to = last && target.keys != nullptr ? target : (from.keys == alt_.keys ? recv_ : alt_);
+      std::vector<long long> next, next_firsts;
+      long long out = 0;
       for (std::size_t i = 0; i < runs.size(); i += kway_max_runs) {
         const int count = static_cast<int>(std::min<std::size_t>(kway_max_runs, runs.size() - i));
         long long items = 0;
         for (int j = 0; j < count; ++j) items += runs[i + j];
-        if (count == 1) UPSWEEP_CUDA_RETURN(copy_items(from, to, first, items));
-        else UPSWEEP_CUDA_RETURN(merge_group(from, to, first, &runs[i], count));
+        if (count == 1) UPSWEEP_CUDA_RETURN(copy_items(from, firsts[i], to, out, items));
+        else UPSWEEP_CUDA_RETURN(merge_group(from, &firsts[i], &runs[i], count, to, out));
         next.push_back(items);
-        first += items;
+        next_firsts.push_back(out);
+        out += items;
       }
       runs = next;
+      firsts = next_firsts;
       from = to;
     }
+    const long long first = runs.empty() ? 0 : firsts[0];
     if (target.keys != nullptr && from.keys != target.keys && !runs.empty())
-      UPSWEEP_CUDA_RETURN(copy_items(from, target, 0, runs[0]));
-    at = target.keys != nullptr ? target : from;
+      UPSWEEP_CUDA_RETURN(copy_items(from, first, target, 0, runs[0]));
+    at = target.keys != nullptr ? target : buffers{from.keys + first, has_values ? from.values + first : nullptr};
     return cudaSuccess;
   }
 
-  cudaError_t merge_group(const buffers& from, const buffers& to, std::int64_t first, const long long* counts,
-                          int count) {
-    return merge_runs<Descending>(from.keys + first, has_values ? from.values + first : nullptr, to.keys + first,
-                                  has_values ? to.values + first : nullptr, counts, count, begin_bit_, end_bit_,
-                                  d_merge_words_, stream_);
+  cudaError_t merge_group(const buffers& from, const long long* firsts, const long long* counts, int count,
+                          const buffers& to, std::int64_t out) {
+    return merge_runs<Descending>(from.keys, from.values, to.keys + out, has_values ? to.values + out : nullptr, counts,
+                                  firsts, count, begin_bit_, end_bit_, d_merge_words_, stream_);
   }
 
-  cudaError_t copy_items(const buffers& from, const buffers& to, std::int64_t first, std::int64_t count) {
-    UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(to.keys + first, from.keys + first, static_cast<std::size_t>(count) * sizeof(Key),
-                                        cudaMemcpyDeviceToDevice, stream_));
+  cudaError_t copy_items(const buffers& from, std::int64_t from_first, const buffers& to, std::int64_t to_first,
+                         std::int64_t count) {
+    UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(to.keys + to_first, from.keys + from_first,
+                                        static_cast<std::size_t>(count) * sizeof(Key), cudaMemcpyDeviceToDevice,
+                                        stream_));
     if constexpr (has_values)
-      UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(to.values + first, from.values + first,
+      UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(to.values + to_first, from.values + from_first,
                                           static_cast<std::size_t>(count) * sizeof(Value), cudaMemcpyDeviceToDevice,
                                           stream_));
     return cudaSuccess;
@@ -264,15 +348,26 @@ class dist_sort_run {
   // From the sorted shares to equal slices: each rank sends the parts of its share that belong to
   // other slices, in order (mostly to its neighbours).
   cudaError_t move_to_equal_slices(const dist_placement& placement, const buffers& merged) {
-    return all_to_all(merged, buffers{io_.keys_out, io_.values_out}, 0,
-                      [&](int from, int to) { return placement.rebalance_sends(from, to); });
+    routes r(ranks_);
+    std::int64_t sent = 0, received = 0;
+    for (int t = 0; t < ranks_; ++t) {
+      r.send_first[t] = sent;
+      r.send_count[t] = placement.rebalance_sends(rank_, t);
+      sent += r.send_count[t];
+      r.recv_first[t] = received;
+      r.recv_count[t] = placement.rebalance_sends(t, rank_);
+      received += r.recv_count[t];
+    }
+    return all_to_all(merged, buffers{io_.keys_out, io_.values_out}, r, stream_);
   }
 
   std::vector<std::int64_t> capacities_, sends_;
+  std::vector<long long> bounds_;  // every rank's bucket bounds and capacity (agree_on_sends)
   dist_exchange& ex_;
   arrays io_;
   int begin_bit_, end_bit_;
   bool rebalance_;
+  int rounds_;
   const dist_sort_phases* phases_;
   cudaStream_t stream_;
   int ranks_, rank_;

@@ -56,8 +56,11 @@ __device__ inline int first_multiple_above(unsigned __int128 bound, unsigned __i
 // every t with (W - w) P < (t + 1) N s <= W P, in units of 1/s item. The last sample also writes
 // the empty shares' splitter, above every item, past its own weight. The work is P^2 s log s
 // searches: nothing for tens of ranks; thousands would want the samples merged instead.
-__global__ inline void choose_splitters_kernel(const cuda::std::uint64_t* d_blocks, int num_ranks, long long s,
-                                               dist_key* d_splitters) {
+// With B = P C buckets (C > 1) it picks B - 1 splitters, the weight's multiples of N / B; those
+// at multiples of C are the P - 1 splitters of the ranks (the same condition, scaled by C), and
+// the ones between split each rank's share into the exchange's rounds.
+__global__ inline void choose_splitters_kernel(const cuda::std::uint64_t* d_blocks, int num_ranks, int num_buckets,
+                                               long long s, dist_key* d_splitters) {
   using u128 = unsigned __int128;
   const long long words = s + dist_header_words;
   const auto count_of = [&](int r) { return static_cast<long long>(d_blocks[r * words]); };
@@ -71,7 +74,7 @@ __global__ inline void choose_splitters_kernel(const cuda::std::uint64_t* d_bloc
     sample_count += count_of(r) > 0 ? s : 0;
   }
   if (g == 0 && total == 0)
-    for (int t = 0; t + 1 < num_ranks; ++t) d_splitters[t] = above_all;
+    for (int t = 0; t + 1 < num_buckets; ++t) d_splitters[t] = above_all;
   if (g >= num_ranks * s) return;
   const int q = static_cast<int>(g / s);
   const long long j = g % s, n_q = count_of(q);
@@ -99,14 +102,14 @@ __global__ inline void choose_splitters_kernel(const cuda::std::uint64_t* d_bloc
     }
   }
   const u128 unit = total * static_cast<u128>(s);
-  const u128 reach = weight * static_cast<u128>(num_ranks);
+  const u128 reach = weight * static_cast<u128>(num_buckets);
   if (before_weight > 0) {
-    const u128 from = (weight - static_cast<u128>(before_weight)) * static_cast<u128>(num_ranks);
-    for (int k = first_multiple_above(from, unit, num_ranks - 1); k < num_ranks && k * unit <= reach; ++k)
+    const u128 from = (weight - static_cast<u128>(before_weight)) * static_cast<u128>(num_buckets);
+    for (int k = first_multiple_above(from, unit, num_buckets - 1); k < num_buckets && k * unit <= reach; ++k)
       d_splitters[k - 1] = x;
   }
   if (place + 1 == sample_count)
-    for (int k = first_multiple_above(reach, unit, num_ranks - 1); k < num_ranks; ++k) d_splitters[k - 1] = above_all;
+    for (int k = first_multiple_above(reach, unit, num_buckets - 1); k < num_buckets; ++k) d_splitters[k - 1] = above_all;
 }
 
 // First position in d_sorted whose window value is not below (Upper: above) `value`.
@@ -123,16 +126,16 @@ __device__ long long window_bound(const Key* d_sorted, long long num_items, cuda
   return low;
 }
 
-// d_bounds[t] = the rank's items below splitter t (t < P - 1); d_bounds[P - 1] = all of them;
-// d_bounds[P] = its output capacity (the other ranks check their sends against it).
+// d_bounds[t] = the rank's items below splitter t (t < B - 1, B buckets); d_bounds[B - 1] = all
+// of them; d_bounds[B] = its output capacity (the other ranks check their sends against it).
 template <bool Descending, class Key>
 __global__ void find_send_bounds_kernel(const Key* d_sorted, long long num_items, long long capacity, int rank,
-                                        const dist_key* d_splitters, int num_ranks, int begin_bit, int end_bit,
+                                        const dist_key* d_splitters, int num_buckets, int begin_bit, int end_bit,
                                         long long* d_bounds) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t == num_ranks) d_bounds[t] = capacity;
-  if (t + 1 == num_ranks) d_bounds[t] = num_items;
-  if (t + 1 >= num_ranks) return;
+  if (t == num_buckets) d_bounds[t] = capacity;
+  if (t + 1 == num_buckets) d_bounds[t] = num_items;
+  if (t + 1 >= num_buckets) return;
   const dist_key splitter = d_splitters[t];
   const long long lower = window_bound<false, Descending>(d_sorted, num_items, splitter.value, begin_bit, end_bit);
   const long long upper = window_bound<true, Descending>(d_sorted, num_items, splitter.value, begin_bit, end_bit);

@@ -38,6 +38,10 @@ inline std::int64_t dist_samples_per_rank(int num_ranks) {
   return std::min<std::int64_t>(std::int64_t{64} * num_ranks, std::int64_t{1} << 16);
 }
 
+// The exchange runs in up to this many rounds, so that a round's merge overlaps the next round's
+// transfer: each rank's share is split by C - 1 more splitters (choose_splitters_kernel).
+inline constexpr int dist_round_splits = 4;
+
 // The largest number of items a rank may receive, for output buffers sized before the exchange:
 // the fair share plus the sampling error above, rounded up.
 inline std::int64_t dist_receive_bound(std::int64_t total_items, int num_ranks) {
