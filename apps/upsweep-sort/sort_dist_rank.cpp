@@ -23,27 +23,18 @@ namespace {
 // The exchange over NCCL, counting the bytes that leave this rank for another rank (what a rank
 // sends itself stays on its GPU) over one sort, keys and values (an all-to-all each): the
 // numerator of the report's exchange GB/s.
-class counting_exchange final : public upsweep::dist_exchange {
+class counting_exchange final : public upsweep::dist_exchange_watcher {
  public:
-  explicit counting_exchange(upsweep::dist_exchange& inner) : inner_(inner) {}
-  int rank() const override { return inner_.rank(); }
-  int size() const override { return inner_.size(); }
-  cudaError_t all_gather(const void* d_send, void* d_recv, std::size_t bytes, cudaStream_t stream) override {
-    return inner_.all_gather(d_send, d_recv, bytes, stream);
-  }
-  cudaError_t all_to_all_v(const void* d_send, const std::size_t* send_bytes, const std::size_t* send_offsets,
-                           void* d_recv, const std::size_t* recv_bytes, const std::size_t* recv_offsets,
-                           cudaStream_t stream) override {
-    for (int t = 0; t < size(); ++t)
-      if (t != rank()) sent_to_others_ += send_bytes[t];
-    return inner_.all_to_all_v(d_send, send_bytes, send_offsets, d_recv, recv_bytes, recv_offsets, stream);
-  }
-  std::string last_failure() const override { return inner_.last_failure(); }
+  using dist_exchange_watcher::dist_exchange_watcher;
   std::uint64_t sent_to_others() const { return sent_to_others_; }
   void start_counting() { sent_to_others_ = 0; }  // before each sort
 
  private:
-  upsweep::dist_exchange& inner_;
+  void saw_all_to_all(const void*, const std::size_t* send_bytes, const std::size_t*, void*, const std::size_t*,
+                      const std::size_t*) override {
+    for (int t = 0; t < size(); ++t)
+      if (t != rank()) sent_to_others_ += send_bytes[t];
+  }
   std::uint64_t sent_to_others_ = 0;
 };
 
