@@ -291,10 +291,12 @@ class offset_recorder final : public upsweep::dist_exchange_watcher {
  public:
   using dist_exchange_watcher::dist_exchange_watcher;
   std::vector<std::uintptr_t> addresses;
+  std::vector<std::vector<std::size_t>> sends;  // every all-to-all's bytes to each rank
 
  private:
   void saw_all_to_all(const void* d_send, const std::size_t* send_bytes, const std::size_t* send_offsets, void* d_recv,
                       const std::size_t* recv_bytes, const std::size_t* recv_offsets) override {
+    sends.emplace_back(send_bytes, send_bytes + size());
     for (int t = 0; t < size(); ++t) {
       if (send_bytes[t] > 0) addresses.push_back(reinterpret_cast<std::uintptr_t>(d_send) + send_offsets[t]);
       if (recv_bytes[t] > 0) addresses.push_back(reinterpret_cast<std::uintptr_t>(d_recv) + recv_offsets[t]);
@@ -331,6 +333,38 @@ TEST_F(DistRadixSort, TheExchangeMovesPiecesOn128ByteBoundaries) {
     for (std::uintptr_t a : addresses[r]) EXPECT_EQ(0u, a % 128) << "rank " << r;
   }
   EXPECT_EQ(total, out);
+}
+
+TEST_F(DistRadixSort, PiecesOfARoundHaveEqualLengthsOnUniformKeys) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const int p = 4;
+  const std::int64_t n = 300001;
+  const std::int64_t capacity = upsweep::dist_receive_bound(n * p, p);
+  std::vector<std::vector<std::vector<std::size_t>>> sends(p);
+  std::vector<std::vector<std::uint32_t>> got(p);
+  on_ranks(p, [&](int r, upsweep::dist_exchange& loopback, cudaStream_t stream) {
+    offset_recorder exchange(loopback);
+    device_buffer<std::uint32_t> d_keys(make_slice<std::uint32_t>(n, shape::uniform, seed, r * n)), d_out(capacity);
+    upsweep::dist_sort_options options;
+    options.rounds = 4;
+    const std::int64_t kept = upsweep::dist_sort_keys(exchange, d_keys.data(), d_out.data(), n, capacity, options, stream);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    got[r] = d_out.download(kept);
+    sends[r] = exchange.sends;
+  });
+  std::vector<std::uint32_t> joined;
+  for (int r = 0; r < p; ++r) {
+    ASSERT_EQ(4u, sends[r].size()) << "rank " << r;
+    for (std::size_t c = 0; c < sends[r].size(); ++c)
+      for (int t = 0; t < p; ++t) {
+        EXPECT_LT(0u, sends[r][c][t]) << "rank " << r << ", round " << c << ", to " << t;
+        EXPECT_EQ(sends[0][c][0], sends[r][c][t]) << "rank " << r << ", round " << c << ", to " << t;
+      }
+    joined.insert(joined.end(), got[r].begin(), got[r].end());
+  }
+  ASSERT_EQ(static_cast<std::size_t>(n * p), joined.size());
+  EXPECT_TRUE(std::is_sorted(joined.begin(), joined.end()));
 }
 
 TEST_F(DistRadixSort, RoundsOtherThanZeroOneTwoOrFourAreInvalid) {

@@ -27,6 +27,13 @@ class dist_exchange {
   // The transport's own account of its last failure (an NCCL call and its message), or empty;
   // the collectives return cudaErrorUnknown for a failure that is not CUDA's.
   virtual std::string last_failure() const { return {}; }
+  // Collectives enqueued between group_start() and group_end() may run as one (NCCL: one group,
+  // one kernel); a started group always ends, also after a failed collective.
+  virtual cudaError_t group_start() { return cudaSuccess; }
+  virtual cudaError_t group_end() { return cudaSuccess; }
+  // Whether a transfer runs beside the kernels without taking their memory bandwidth (true across
+  // GPUs); the sort splits its exchange into rounds by default only then.
+  virtual bool transfers_overlap_kernels() const { return true; }
 };
 
 }  // namespace upsweep
@@ -51,6 +58,9 @@ class dist_exchange_watcher : public dist_exchange {
     return inner_.all_to_all_v(d_send, send_bytes, send_offsets, d_recv, recv_bytes, recv_offsets, stream);
   }
   std::string last_failure() const override { return inner_.last_failure(); }
+  cudaError_t group_start() override { return inner_.group_start(); }
+  cudaError_t group_end() override { return inner_.group_end(); }
+  bool transfers_overlap_kernels() const override { return inner_.transfers_overlap_kernels(); }
 
  protected:
   virtual void saw_all_gather() {}

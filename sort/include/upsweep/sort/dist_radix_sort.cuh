@@ -16,13 +16,16 @@
 //  - Input and output may be the same array. num_items per rank below 2^59 (the device sort's),
 //    and their total over all ranks below 2^62 (the bound's and the plan's arithmetic).
 //  - The exchange: up to 8 ranks, in options.rounds rounds (by default 4 from 2^24 items a rank
-//    on average, else 1), each a key range of every rank's share, so that the merge of one
-//    round's runs overlaps the transfer of the next; the transfers go on a stream of the call's
-//    own (created and released in the call, of the highest priority), forked from and joined to
-//    the caller's. Every piece
-//    leaves from and lands on a 128-byte boundary (NCCL copies a misaligned piece several times
-//    slower): it carries along up to 127 bytes of the piece before it, and the temporary storage
-//    holds 256 bytes of slack per piece for the received runs.
+//    on average where exchange.transfers_overlap_kernels(), else 1), each a key range of every
+//    rank's share, so that the merge of one round's runs overlaps the transfer of the next; the
+//    transfers go on a stream of the call's own (created and released in the call, of the
+//    highest priority), forked from and joined to the caller's. Keys and values of a round go in
+//    one group of the exchange's. Every piece leaves from and lands on a 128-byte boundary (NCCL
+//    copies a misaligned piece several times slower), carrying along up to 127 bytes of the piece
+//    before it. The pieces of a round are padded to the round's longest, with the items around
+//    them, where every receiver has room (NCCL ran unequal pieces near 128 and 256 MB a peer up
+//    to 1.4x slower): the temporary storage holds 256 bytes a piece and a sixteenth of
+//    out_capacity more for the received runs, and 128 bytes past the sorted slice.
 //  - Errors: CUDA's, and cudaErrorUnknown for a transport failure (exchange.last_failure() says
 //    which call). Invalid arguments on one rank are not seen by the others, which then wait.
 #pragma once

@@ -64,6 +64,8 @@ class nccl_exchange final : public dist_exchange {
   }
 
   std::string last_failure() const override { return failure_; }
+  cudaError_t group_start() override { return check(ncclGroupStart(), "ncclGroupStart"); }
+  cudaError_t group_end() override { return check(ncclGroupEnd(), "ncclGroupEnd"); }
 
  private:
   cudaError_t check(ncclResult_t code, const char* call) {

@@ -4,6 +4,7 @@
 // size on the host before the exchange.
 #pragma once
 
+#include <upsweep/sort/detail/dist_exchange_layout.hpp>
 #include <upsweep/sort/detail/dist_merge_kernels.cuh>
 #include <upsweep/sort/detail/dist_sort_kernels.cuh>
 #include <upsweep/sort/detail/dist_sort_plan.hpp>
@@ -31,8 +32,8 @@ struct dist_sort_options {
   bool rebalance = false;  // end with equal slices (the first N mod P ranks one item more)
   const dist_sort_phases* phases = nullptr;
   // The exchange in 1, 2 or 4 rounds, each round's merge overlapping the next round's transfer
-  // (up to 8 ranks; more take one round); 0: 4 from 2^24 items a rank on average, else 1. The
-  // same on every rank.
+  // (up to 8 ranks; more take one round); 0: 4 from 2^24 items a rank on average where the
+  // exchange's transfers overlap kernels, else 1. The same on every rank.
   int rounds = 0;
 };
 
@@ -43,8 +44,7 @@ class dist_sort_run {
   static constexpr bool has_values = has_values_v<Value>;
   static constexpr std::size_t value_size = has_values ? sizeof(Value) : 0;
   // Every piece of the exchange starts on an item whose key and value lie on 128-byte boundaries
-  // at both ends: NCCL moved pieces that start off 16 bytes 2.7x slower (4 H200s over NVLink,
-  // 2^28 u32 keys a GPU, 2026-11-26).
+  // (dist_exchange_layout.hpp says why).
   static constexpr std::int64_t items_aligned(std::size_t bytes) {
     return static_cast<std::int64_t>(128 / std::gcd(std::size_t{128}, bytes));
   }
@@ -77,8 +77,9 @@ class dist_sort_run {
     const auto block = static_cast<std::size_t>(samples_ + dist_header_words) * sizeof(std::uint64_t);
     const std::size_t merge_words = alone ? 0 : static_cast<std::size_t>(kway_temp_words<Key, Value>(io_.capacity));
     void* pieces[13] = {};
-    const std::size_t slots = alone ? 0 : cap + buckets * 2 * static_cast<std::size_t>(align_items);  // leads, gaps
-    const std::size_t sizes[13] = {sort_bytes, n * sizeof(Key), n * value_size, slots * sizeof(Key), slots * value_size,
+    const auto slots = static_cast<std::size_t>(alone ? 0 : dist_receive_slots(io_.capacity, static_cast<std::int64_t>(buckets), align_items));
+    const std::size_t sorted = alone ? 0 : n + static_cast<std::size_t>(align_items);  // + what a padded piece may read
+    const std::size_t sizes[13] = {sort_bytes, sorted * sizeof(Key), sorted * value_size, slots * sizeof(Key), slots * value_size,
                                    cap * sizeof(Key), cap * value_size, p ? block : 0, p * block,
                                    p ? (buckets - 1) * sizeof(dist_key) : 0, p ? (buckets + 1) * sizeof(long long) : 0,
                                    p * (buckets + 1) * sizeof(long long), merge_words * sizeof(long long)};
@@ -108,6 +109,7 @@ class dist_sort_run {
       return cudaSuccess;
     }
     UPSWEEP_CUDA_RETURN(sort_local(d_sort_temp_, sort_bytes_, sorted_.keys, sorted_.values));
+    UPSWEEP_CUDA_RETURN(clear_past_slice());
     UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::sorted));
     UPSWEEP_CUDA_RETURN(agree_on_splitters());
     UPSWEEP_CUDA_RETURN(agree_on_sends());
@@ -145,6 +147,15 @@ class dist_sort_run {
     using policy_t = radix_sort_policy_t<void, Key, Value>;
     return dispatch_radix_sort<policy_t, Descending>(d_temp, bytes, io_.keys_in, keys_out, io_.values_in, values_out,
                                                      io_.num_items, begin_bit_, end_bit_, stream_);
+  }
+
+  // The align_items after the sorted slice, which a padded piece may send along: initialised.
+  cudaError_t clear_past_slice() {
+    const auto tail = static_cast<std::size_t>(align_items);
+    UPSWEEP_CUDA_RETURN(cudaMemsetAsync(sorted_.keys + io_.num_items, 0, tail * sizeof(Key), stream_));
+    if constexpr (has_values)
+      UPSWEEP_CUDA_RETURN(cudaMemsetAsync(sorted_.values + io_.num_items, 0, tail * sizeof(Value), stream_));
+    return cudaSuccess;
   }
 
   // Host copy of `count` words from the device; waits for the stream.
@@ -195,8 +206,12 @@ class dist_sort_run {
             bucket_first(q, (t + 1) * dist_round_splits) - bucket_first(q, t * dist_round_splits);
       total += bucket_first(q, buckets());
     }
-    if (rounds_ == 0) rounds_ = total / ranks_ >= (std::int64_t{1} << 24) ? 4 : 1;
+    if (rounds_ == 0) rounds_ = ex_.transfers_overlap_kernels() && total / ranks_ >= (std::int64_t{1} << 24) ? 4 : 1;
     if (ranks_ > kway_max_runs) rounds_ = 1;  // the merge passes of more runs keep to one round
+    std::vector<std::int64_t> slots(static_cast<std::size_t>(ranks_));
+    for (int q = 0; q < ranks_; ++q) slots[q] = dist_receive_slots(capacities_[q], buckets(), align_items);
+    layout_ = dist_exchange_layout(ranks_, dist_round_splits, rounds_, align_items,
+                                   [this](int q, int b) { return bucket_first(q, b); }, slots);
     return cudaSuccess;
   }
 
@@ -206,11 +221,17 @@ class dist_sort_run {
     explicit routes(int p) : send_first(p), send_count(p), recv_first(p), recv_count(p) {}
   };
 
-  // One all-to-all for the keys and one for the values.
+  // One all-to-all for the keys and one for the values, in one group of the transport's.
   cudaError_t all_to_all(const buffers& from, const buffers& to, const routes& r, cudaStream_t stream) {
-    UPSWEEP_CUDA_RETURN(all_to_all_items(from.keys, to.keys, sizeof(Key), r, stream));
-    if constexpr (has_values) UPSWEEP_CUDA_RETURN(all_to_all_items(from.values, to.values, sizeof(Value), r, stream));
-    return cudaSuccess;
+    if constexpr (!has_values) {
+      return all_to_all_items(from.keys, to.keys, sizeof(Key), r, stream);
+    } else {
+      UPSWEEP_CUDA_RETURN(ex_.group_start());
+      cudaError_t status = all_to_all_items(from.keys, to.keys, sizeof(Key), r, stream);
+      if (status == cudaSuccess) status = all_to_all_items(from.values, to.values, sizeof(Value), r, stream);
+      const cudaError_t ended = ex_.group_end();
+      return status != cudaSuccess ? status : ended;
+    }
   }
   cudaError_t all_to_all_items(const void* d_from, void* d_to, std::size_t item_bytes, const routes& r,
                                cudaStream_t stream) {
@@ -225,30 +246,21 @@ class dist_sort_run {
                             recv_offsets.data(), stream);
   }
 
-  // Round c of `rounds`: the part of the piece from rank q to rank t, from its first item in q's
-  // sorted slice to part_first(q, t, c + 1, rounds).
-  std::int64_t part_first(int q, int t, int c, int rounds) const {
-    return bucket_first(q, t * dist_round_splits + c * (dist_round_splits / rounds));
-  }
-
-  // Round c's parts to their ranks: a part leaves from the aligned item at or before its start
-  // (taking up to align_items - 1 items of the part before it along) and lands on an aligned slot
-  // of recv_ from `slot` on; counts and firsts say where the received runs lie.
-  cudaError_t exchange_round(int c, int rounds, cudaStream_t stream, std::int64_t& slot, std::vector<long long>& counts,
-                             std::vector<long long>& firsts) {
+  // Round c's pieces to their ranks, as the layout places them; counts and firsts say where the
+  // received runs lie.
+  cudaError_t exchange_round(int c, cudaStream_t stream, std::vector<long long>& counts, std::vector<long long>& firsts) {
     routes r(ranks_);
     for (int t = 0; t < ranks_; ++t) {
-      const std::int64_t first = part_first(rank_, t, c, rounds), out = part_first(rank_, t, c + 1, rounds) - first;
-      r.send_first[t] = first - first % align_items;
-      r.send_count[t] = out > 0 ? out + first % align_items : 0;
-      const std::int64_t from = part_first(t, rank_, c, rounds), in = part_first(t, rank_, c + 1, rounds) - from;
-      r.recv_first[t] = slot;
-      r.recv_count[t] = in > 0 ? in + from % align_items : 0;
-      if (in > 0) {
-        firsts.push_back(slot + from % align_items);
-        counts.push_back(in);
+      const dist_exchange_layout::piece& out = layout_.of(rank_, t, c);
+      r.send_first[t] = out.sent_first;
+      r.send_count[t] = out.sent;
+      const dist_exchange_layout::piece& in = layout_.of(t, rank_, c);
+      r.recv_first[t] = in.slot;
+      r.recv_count[t] = in.sent;
+      if (in.items > 0) {
+        firsts.push_back(in.slot + in.first - in.sent_first);
+        counts.push_back(in.items);
       }
-      slot += (r.recv_count[t] + align_items - 1) / align_items * align_items;
     }
     return all_to_all(sorted_, recv_, r, stream);
   }
@@ -258,10 +270,9 @@ class dist_sort_run {
   // result (`target`, else alt_) behind the rounds before it. More ranks: one round, merged in
   // passes.
   cudaError_t exchange_and_merge(const buffers& target, buffers& at) {
-    std::int64_t slot = 0;
     if (ranks_ > kway_max_runs) {
       std::vector<long long> counts, firsts;
-      UPSWEEP_CUDA_RETURN(exchange_round(0, 1, stream_, slot, counts, firsts));
+      UPSWEEP_CUDA_RETURN(exchange_round(0, stream_, counts, firsts));
       UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::exchanged));
       return merge_received(counts, firsts, target, at);
     }
@@ -271,7 +282,7 @@ class dist_sort_run {
     const cudaStream_t transfer = rounds_ > 1 ? side.stream() : stream_;
     std::vector<std::vector<long long>> counts(rounds_), firsts(rounds_);
     for (int c = 0; c < rounds_; ++c) {
-      UPSWEEP_CUDA_RETURN(exchange_round(c, rounds_, transfer, slot, counts[c], firsts[c]));
+      UPSWEEP_CUDA_RETURN(exchange_round(c, transfer, counts[c], firsts[c]));
       if (rounds_ > 1) UPSWEEP_CUDA_RETURN(side.done(c));
     }
     UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::exchanged, transfer));
@@ -363,6 +374,7 @@ class dist_sort_run {
 
   std::vector<std::int64_t> capacities_, sends_;
   std::vector<long long> bounds_;  // every rank's bucket bounds and capacity (agree_on_sends)
+  dist_exchange_layout layout_;
   dist_exchange& ex_;
   arrays io_;
   int begin_bit_, end_bit_;
