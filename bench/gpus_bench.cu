@@ -40,11 +40,6 @@ struct config {
   std::FILE* json = nullptr;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 // One rank's arrays for N items (keys, and values when pairs), and a share's capacity.
 struct rank_arrays {
   device_array<std::uint32_t> keys, values, keys_out, values_out;

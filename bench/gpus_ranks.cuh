@@ -20,6 +20,11 @@
 
 namespace upsweep::bench {
 
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
 inline void check_nccl(ncclResult_t status, const char* what) {
   if (status != ncclSuccess) throw std::runtime_error(std::string(what) + ": " + ncclGetErrorString(status));
 }

@@ -72,8 +72,7 @@ double time_all_to_all(gpu_ranks& ranks, const piece_table& bytes, std::vector<d
     }
     if (k >= 0) ms.push_back(slowest);
   }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return median(ms);
 }
 
 void run(int g, const std::vector<std::size_t>& lengths) {

@@ -5,7 +5,7 @@
 //    lands on an aligned slot: pieces off 16 bytes moved 2.7x slower;
 //  - the pieces of one round have equal lengths where that fits: an all-to-all whose pieces differ
 //    by 0.1 % around 128 or 256 MB a peer took 1.3x to 1.4x as long as one of equal pieces (NCCL
-//    gives a piece just over a power of two twice the channels of one just under it). A padded
+//    likely gives a piece just over such a size twice the channels of one just under it). A padded
 //    piece reaches past its items into the slice around it; it may end up to `align` items past
 //    the slice, so the sender's slice is followed by `align` initialised items.
 #pragma once
@@ -53,14 +53,15 @@ class dist_exchange_layout {
     place(align, length, slots);
   }
 
-  const piece& of(int from, int to, int round) const {
-    return pieces_[(static_cast<std::size_t>(round) * ranks_ + from) * ranks_ + to];
-  }
+  const piece& of(int from, int to, int round) const { return pieces_[index(from, to, round)]; }
   // The length every piece of `round` was padded to, or 0.
   std::int64_t padded(int round) const { return padded_[static_cast<std::size_t>(round)]; }
 
  private:
-  piece& at(int from, int to, int round) { return const_cast<piece&>(of(from, to, round)); }
+  std::size_t index(int from, int to, int round) const {
+    return (static_cast<std::size_t>(round) * ranks_ + from) * ranks_ + to;
+  }
+  piece& at(int from, int to, int round) { return pieces_[index(from, to, round)]; }
 
   static std::int64_t round_up(std::int64_t x, std::int64_t a) { return (x + a - 1) / a * a; }
 
