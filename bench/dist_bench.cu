@@ -8,14 +8,15 @@
 //    Rank 0 runs on the benchmark's thread, the others on host threads that live for the whole
 //    row, as a job's ranks do.
 // Each dist row also reports the phases as fractions of its time, each ending when the last rank
-// ends it: sort (the local sorts), plan (samples, splitters, send counts: two all-gathers, one
-// host wait), exchange and merge.
+// ends it: sort (the local sorts), agree (samples, splitters, send counts: two all-gathers on the
+// device), wait (the host reads the counts back and plans the exchange), exchange and merge;
+// sort_spread is the time from the first rank's sort ending to the last one's.
 // The merge alone: merge_keys_u32/runs_K joins K sorted runs of the total (one stream, nothing
 // beside it), against copy, a device-to-device copy of the same bytes (the floor of one pass).
 #include "bench_support.cuh"
 #include "rank_threads.hpp"
 
-#include <upsweep/sort/detail/dist_loopback.hpp>
+#include <upsweep/sort/detail/dist_loopback.cuh>
 #include <upsweep/sort/device_radix_sort.cuh>
 #include <upsweep/sort/dist_radix_sort.cuh>
 
@@ -48,11 +49,12 @@ struct rank_state {
 
   rank_state(std::int64_t items, std::int64_t cap) : n(items), capacity(cap), keys_out(cap), values_out(pairs ? cap : 1) {
     BENCH_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    for (cudaEvent_t* e : {&done, &phases.sorted, &phases.planned, &phases.exchanged, &phases.merged})
+    for (cudaEvent_t* e : {&done, &phases.sorted, &phases.counted, &phases.planned, &phases.exchanged, &phases.merged})
       BENCH_CUDA(cudaEventCreate(e));
   }
   ~rank_state() {
-    for (cudaEvent_t e : {done, phases.sorted, phases.planned, phases.exchanged, phases.merged}) cudaEventDestroy(e);
+    for (cudaEvent_t e : {done, phases.sorted, phases.counted, phases.planned, phases.exchanged, phases.merged})
+      cudaEventDestroy(e);
     cudaStreamDestroy(stream);
   }
 
@@ -68,17 +70,18 @@ struct rank_state {
   }
 };
 
-// Milliseconds from `start` to the latest of the ranks' `phase` events.
+// Milliseconds from `start` to the earliest and the latest of the ranks' `phase` events.
 template <class Value>
-double last_rank_at(const std::vector<std::unique_ptr<rank_state<Value>>>& ranks, cudaEvent_t start,
-                    cudaEvent_t dist_sort_phases::*phase) {
-  float latest = 0;
+std::pair<double, double> ranks_at(const std::vector<std::unique_ptr<rank_state<Value>>>& ranks, cudaEvent_t start,
+                                   cudaEvent_t dist_sort_phases::*phase) {
+  float earliest = 0, latest = 0;
   for (const auto& rank : ranks) {
     float ms = 0;
     BENCH_CUDA(cudaEventElapsedTime(&ms, start, rank->phases.*phase));
+    earliest = &rank == &ranks.front() || ms < earliest ? ms : earliest;
     latest = ms > latest ? ms : latest;
   }
-  return latest;
+  return {earliest, latest};
 }
 
 // After the timing: every item is somewhere (the key sums agree) and the shares, concatenated
@@ -141,7 +144,8 @@ void dist_row(benchmark::State& state, int p) {
   }
   cudaEvent_t go = nullptr;
   BENCH_CUDA(cudaEventCreateWithFlags(&go, cudaEventDisableTiming));
-  double phase_ms[4] = {}, total_ms = 0;
+  constexpr int num_phases = 5;
+  double phase_ms[num_phases] = {}, total_ms = 0, sort_spread_ms = 0;
   bool warmed_up = false;  // the first call is time_on_gpu's warm-up, before any start event
   rank_threads threads(p);
   const std::function<void(int)> sort_rank = [&](int r) {
@@ -161,9 +165,10 @@ void dist_row(benchmark::State& state, int p) {
     for (auto& rank : ranks) BENCH_CUDA(cudaEventSynchronize(rank->done));
     double before = 0;
     int k = 0;
-    for (auto phase : {&dist_sort_phases::sorted, &dist_sort_phases::planned, &dist_sort_phases::exchanged,
-                       &dist_sort_phases::merged}) {
-      const double at = last_rank_at(ranks, ctx.start, phase);
+    for (auto phase : {&dist_sort_phases::sorted, &dist_sort_phases::counted, &dist_sort_phases::planned,
+                       &dist_sort_phases::exchanged, &dist_sort_phases::merged}) {
+      const auto [earliest, at] = ranks_at(ranks, ctx.start, phase);
+      if (k == 0) sort_spread_ms += at - earliest;
       phase_ms[k++] += at - before;
       before = at;
     }
@@ -171,8 +176,9 @@ void dist_row(benchmark::State& state, int p) {
   });
   BENCH_CUDA(cudaEventDestroy(go));
   check_global_order(ranks, keys, n);
-  const char* names[4] = {"sort", "plan", "exchange", "merge"};
-  for (int k = 0; k < 4; ++k) state.counters[names[k]] = total_ms > 0 ? phase_ms[k] / total_ms : 0;
+  const char* names[num_phases] = {"sort", "agree", "wait", "exchange", "merge"};
+  for (int k = 0; k < num_phases; ++k) state.counters[names[k]] = total_ms > 0 ? phase_ms[k] / total_ms : 0;
+  state.counters["sort_spread"] = total_ms > 0 ? sort_spread_ms / total_ms : 0;  // first to last rank sorted
 }
 
 // The join of K sorted runs (each sorted outside the timing); K = 0 is the copy.

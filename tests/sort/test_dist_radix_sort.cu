@@ -2,14 +2,15 @@
 // own host thread and stream, against the single-GPU sort of all slices in rank order, bitwise
 // (keys, and pairs whose values are the global input index, so stability is checked item by
 // item): every data shape, empty and lopsided ranks, descending, bit windows, equal slices, a too
-// small output on one rank, and the core layer's size query; the device's splitters against the
-// host reference. Fresh random data, seed printed.
+// small output on one rank, an exchange without page-locked staging, and the core layer's size
+// query; the device's splitters against the host reference; the loopback's own copies. Fresh
+// random data, seed printed.
 #include "../support/device_buffer.hpp"
 #include "../support/device_random.cuh"
 #include "../support/gpu_test.hpp"
 #include "../support/seed.hpp"
 
-#include <upsweep/sort/detail/dist_loopback.hpp>
+#include <upsweep/sort/detail/dist_loopback.cuh>
 #include <upsweep/sort/dist_radix_sort.cuh>
 
 #include <gtest/gtest.h>
@@ -67,6 +68,23 @@ struct dist_case {
   bool rebalance = false;
   int begin_bit = 0, end_bit = -1;
   int rounds = 0;  // the exchange's rounds: 0 the sort's choice (1 below 2^24 items a rank), 1, 2 or 4
+  bool pageable_plan = false;  // through an exchange without page-locked staging
+};
+
+// An exchange without page-locked staging, so the sort reads its plan into pageable memory; counts
+// the sort's requests for staging (one a sort, from its one read back).
+class without_staging final : public upsweep::dist_exchange_watcher {
+ public:
+  using dist_exchange_watcher::dist_exchange_watcher;
+  int asked = 0;
+  void* host_staging(std::size_t) override {
+    ++asked;
+    return nullptr;
+  }
+
+ private:
+  void saw_all_to_all(const void*, const std::size_t*, const std::size_t*, void*, const std::size_t*,
+                      const std::size_t*) override {}
 };
 
 dist_case in_rounds(dist_case c, int rounds) {
@@ -125,7 +143,9 @@ void expect_dist_sort(const dist_case& c, std::uint64_t seed) {
   const std::int64_t capacity = upsweep::dist_receive_bound(total, p);
   std::vector<std::vector<Key>> got(static_cast<std::size_t>(p));
   std::vector<std::vector<std::uint64_t>> got_index(static_cast<std::size_t>(p));
-  on_ranks(p, [&](int r, upsweep::dist_exchange& exchange, cudaStream_t stream) {
+  on_ranks(p, [&](int r, upsweep::dist_exchange& loopback, cudaStream_t stream) {
+    without_staging pageable(loopback);
+    upsweep::dist_exchange& exchange = c.pageable_plan ? pageable : loopback;
     std::int64_t first = 0;
     for (int q = 0; q < r; ++q) first += c.sizes[q];
     device_buffer<Key> d_in(slices[r]), d_out(capacity);
@@ -147,6 +167,7 @@ void expect_dist_sort(const dist_case& c, std::uint64_t seed) {
                            : upsweep::dist_sort_keys(exchange, d_in.data(), d_out.data(), c.sizes[r], capacity,
                                                      options, stream);
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    if (c.pageable_plan) EXPECT_EQ(p == 1 ? 0 : 1, pageable.asked) << "rank " << r << ": read backs of the plan";
     got[r] = d_out.download(n_out);
     if (c.pairs) got_index[r] = d_values_out.download(n_out);
   });
@@ -195,6 +216,81 @@ TEST_F(DistRadixSort, EmptyTinyOddAndLopsidedRanks) {
       expect_dist_sort<std::uint32_t>(in_rounds({sizes, s, false, true}, s == shape::uniform ? 4 : 0), seed);
       if (HasFatalFailure()) return;
     }
+}
+
+// The plan read into pageable memory where the exchange has no page-locked staging.
+TEST_F(DistRadixSort, AnExchangeWithoutStagingReadsThePlanIntoPageableMemory) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::int64_t n = max_test_items(40009);
+  dist_case keys{{n, 0, n / 7, n + 3}, shape::uniform};
+  keys.pageable_plan = true;
+  expect_dist_sort<std::uint32_t>(keys, seed);
+  dist_case pairs{{n / 3, n, 1}, shape::two_values, true, true, true};
+  pairs.pageable_plan = true;
+  expect_dist_sort<std::uint64_t>(pairs, seed);
+  dist_case alone{{n}, shape::uniform};
+  alone.pageable_plan = true;
+  expect_dist_sort<std::uint32_t>(alone, seed);
+}
+
+// The loopback itself, which the tests above stand on: an all-to-all of pieces of any length
+// (0, 1, odd, past one copy kernel's block share) from and to any byte offset, so its copies run
+// in 16-, 8-, 4- and 1-byte words, and an all-gather of odd sizes; ten ranks, past one launch's
+// eight pieces. Buffers poisoned first; every byte checked against the host's arithmetic.
+TEST_F(DistRadixSort, TheLoopbackMovesPiecesOfAnyLengthFromAnyOffset) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const int p = 10;
+  std::vector<std::size_t> bytes(p * p), offset(p * p);  // [from * p + to]
+  for (int i = 0; i < p * p; ++i) {
+    const std::uint64_t r = mix64(seed + static_cast<std::uint64_t>(i));
+    const std::size_t lengths[] = {0, 1, 3, 16, 100003, r % 70001};
+    bytes[i] = lengths[r % 6];
+    offset[i] = (r >> 8) % 61;  // the gap before the piece, in the sender's and the receiver's buffers
+  }
+  auto byte_of = [&](int from, std::size_t at) { return static_cast<unsigned char>(mix64(seed ^ (from * 1000003ull + at))); };
+  constexpr std::size_t gather_bytes = 13;
+  std::vector<std::string> problems(p);
+  on_ranks(p, [&](int r, upsweep::dist_exchange& exchange, cudaStream_t stream) {
+    std::vector<std::size_t> send_bytes(p), send_offsets(p), recv_bytes(p), recv_offsets(p);
+    std::size_t sent = 0, received = 0;
+    for (int t = 0; t < p; ++t) {
+      send_offsets[t] = sent + offset[r * p + t];
+      send_bytes[t] = bytes[r * p + t];
+      sent = send_offsets[t] + send_bytes[t];
+      recv_offsets[t] = received + offset[t * p + r];
+      recv_bytes[t] = bytes[t * p + r];
+      received = recv_offsets[t] + recv_bytes[t];
+    }
+    std::vector<unsigned char> send(std::max(sent, gather_bytes + 1));
+    for (std::size_t i = 0; i < send.size(); ++i) send[i] = byte_of(r, i);
+    device_buffer<unsigned char> d_send(send), d_recv(static_cast<std::int64_t>(std::max<std::size_t>(received, 1)));
+    device_buffer<unsigned char> d_gathered(static_cast<std::int64_t>(gather_bytes * p));
+    check(cudaMemsetAsync(d_recv.data(), 0xA5, received, stream), "cudaMemset");
+    check(cudaMemsetAsync(d_gathered.data(), 0xA5, gather_bytes * p, stream), "cudaMemset");
+    check(exchange.all_to_all_v(d_send.data(), send_bytes.data(), send_offsets.data(), d_recv.data(), recv_bytes.data(),
+                                recv_offsets.data(), stream),
+          "all_to_all_v");
+    check(exchange.all_gather(d_send.data() + 1, d_gathered.data(), gather_bytes, stream), "all_gather");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    const std::vector<unsigned char> got = d_recv.download(), gathered = d_gathered.download();
+    for (int q = 0; q < p; ++q) {
+      std::size_t from = 0;  // where rank q's piece for r starts in q's send buffer
+      for (int t = 0; t <= r; ++t) from += offset[q * p + t] + (t < r ? bytes[q * p + t] : 0);
+      for (std::size_t i = 0; i < recv_bytes[q]; ++i)
+        if (got[recv_offsets[q] + i] != byte_of(q, from + i)) {
+          problems[r] = "byte " + std::to_string(i) + " of the piece from rank " + std::to_string(q);
+          return;
+        }
+      for (std::size_t i = 0; i < gather_bytes; ++i)
+        if (gathered[q * gather_bytes + i] != byte_of(q, 1 + i)) {
+          problems[r] = "byte " + std::to_string(i) + " of rank " + std::to_string(q) + "'s all-gather block";
+          return;
+        }
+    }
+  });
+  for (int r = 0; r < p; ++r) EXPECT_EQ("", problems[r]) << "rank " << r;
 }
 
 // Past eight ranks the received runs join in more than one merge pass (eight runs a pass).

@@ -1,7 +1,7 @@
 // Sort across ranks, the seam to the transport: the two collectives the sort needs, enqueued on a
 // stream in stream order (NCCL's semantics). Production runs over NCCL (<upsweep/sort_nccl.hpp>);
 // the tests and the benchmark run P logical ranks on one GPU through the loopback
-// (detail/dist_loopback.hpp), because NCCL does not run two ranks of one communicator on one GPU.
+// (detail/dist_loopback.cuh), because NCCL does not run two ranks of one communicator on one GPU.
 // A user with another transport may implement it too.
 #pragma once
 
@@ -34,6 +34,9 @@ class dist_exchange {
   // Whether a transfer runs beside the kernels without taking their memory bandwidth (true across
   // GPUs); the sort splits its exchange into rounds by default only then.
   virtual bool transfers_overlap_kernels() const { return true; }
+  // Page-locked host memory of at least `bytes` that the sort reads its plan into (once a sort),
+  // owned by the exchange; nullptr: the sort reads into pageable memory, which takes longer.
+  virtual void* host_staging(std::size_t /*bytes*/) { return nullptr; }
 };
 
 }  // namespace upsweep
@@ -61,6 +64,7 @@ class dist_exchange_watcher : public dist_exchange {
   cudaError_t group_start() override { return inner_.group_start(); }
   cudaError_t group_end() override { return inner_.group_end(); }
   bool transfers_overlap_kernels() const override { return inner_.transfers_overlap_kernels(); }
+  void* host_staging(std::size_t bytes) override { return inner_.host_staging(bytes); }
 
  protected:
   virtual void saw_all_gather() {}

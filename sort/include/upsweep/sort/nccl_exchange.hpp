@@ -4,6 +4,7 @@
 // nccl_mpi.hpp). Target Upsweep::sort_nccl, built when CMake finds NCCL.
 #pragma once
 
+#include <upsweep/sort/detail/pinned_staging.hpp>
 #include <upsweep/sort/dist_exchange.hpp>
 
 #include <cuda_runtime_api.h>
@@ -34,7 +35,8 @@ inline void throw_if_nccl_failed(ncclResult_t code, const char* call) {
 
 class nccl_exchange final : public dist_exchange {
  public:
-  // The communicator stays the caller's; throws nccl_error if NCCL cannot describe it.
+  // The communicator stays the caller's; throws nccl_error if NCCL cannot describe it, cuda_error
+  // if 64 KiB of page-locked host memory (the sort's plan read back) cannot be had.
   explicit nccl_exchange(ncclComm_t comm) : comm_(comm) {
     detail::throw_if_nccl_failed(ncclCommUserRank(comm, &rank_), "ncclCommUserRank");
     detail::throw_if_nccl_failed(ncclCommCount(comm, &size_), "ncclCommCount");
@@ -66,6 +68,7 @@ class nccl_exchange final : public dist_exchange {
   std::string last_failure() const override { return failure_; }
   cudaError_t group_start() override { return check(ncclGroupStart(), "ncclGroupStart"); }
   cudaError_t group_end() override { return check(ncclGroupEnd(), "ncclGroupEnd"); }
+  void* host_staging(std::size_t bytes) override { return staging_.get(bytes); }
 
  private:
   cudaError_t check(ncclResult_t code, const char* call) {
@@ -80,6 +83,7 @@ class nccl_exchange final : public dist_exchange {
 
   ncclComm_t comm_;
   int rank_ = 0, size_ = 1;
+  detail::pinned_staging staging_{detail::dist_staging_bytes};  // the sort's plan read back
   std::string failure_;
 };
 

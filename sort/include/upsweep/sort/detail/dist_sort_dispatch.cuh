@@ -16,14 +16,18 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
 namespace upsweep {
 
 // Events the caller created, recorded on the stream as each phase ends (the benchmark's split).
+// counted: every rank's send counts are on this rank's device, before the host reads them back;
+// planned follows that read, so planned - counted is the host's wait and its planning.
 struct dist_sort_phases {
   cudaEvent_t sorted = nullptr, planned = nullptr, exchanged = nullptr, merged = nullptr;
+  cudaEvent_t counted = nullptr;
 };
 
 struct dist_sort_options {
@@ -103,8 +107,8 @@ class dist_sort_run {
       if (io_.capacity < io_.num_items) return cudaErrorInvalidValue;
       num_out = io_.num_items;
       UPSWEEP_CUDA_RETURN(sort_local(d_sort_temp_, sort_bytes_, io_.keys_out, io_.values_out));
-      for (auto phase : {&dist_sort_phases::sorted, &dist_sort_phases::planned, &dist_sort_phases::exchanged,
-                         &dist_sort_phases::merged})
+      for (auto phase : {&dist_sort_phases::sorted, &dist_sort_phases::counted, &dist_sort_phases::planned,
+                         &dist_sort_phases::exchanged, &dist_sort_phases::merged})
         UPSWEEP_CUDA_RETURN(mark(phase));
       return cudaSuccess;
     }
@@ -158,11 +162,22 @@ class dist_sort_run {
     return cudaSuccess;
   }
 
-  // Host copy of `count` words from the device; waits for the stream.
+  // Host copy of `count` words from the device; waits for the stream. Through the exchange's
+  // page-locked staging where it has one; else the stream first, then a copy to pageable memory
+  // (one that waits for the stream inside the driver returned later still).
   template <class T>
   cudaError_t read_back(std::vector<T>& host, const T* d_from, std::size_t count) {
     host.resize(count);
-    UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(host.data(), d_from, count * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    const std::size_t bytes = count * sizeof(T);
+    void* staging = ex_.host_staging(bytes);
+    if (staging != nullptr) {
+      UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(staging, d_from, bytes, cudaMemcpyDeviceToHost, stream_));
+      UPSWEEP_CUDA_RETURN(cudaStreamSynchronize(stream_));
+      std::memcpy(host.data(), staging, bytes);
+      return cudaSuccess;
+    }
+    UPSWEEP_CUDA_RETURN(cudaStreamSynchronize(stream_));
+    UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(host.data(), d_from, bytes, cudaMemcpyDeviceToHost, stream_));
     return cudaStreamSynchronize(stream_);
   }
 
@@ -193,6 +208,7 @@ class dist_sort_run {
     UPSWEEP_CUDA_RETURN(cudaGetLastError());
     const std::size_t words = static_cast<std::size_t>(buckets()) + 1;
     UPSWEEP_CUDA_RETURN(ex_.all_gather(d_bounds_, d_all_bounds_, words * sizeof(long long), stream_));
+    UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::counted));
     UPSWEEP_CUDA_RETURN(read_back(bounds_, d_all_bounds_, words * static_cast<std::size_t>(ranks_)));
     sends_.assign(static_cast<std::size_t>(ranks_) * ranks_, 0);
     capacities_.assign(static_cast<std::size_t>(ranks_), 0);
