@@ -235,9 +235,10 @@ TEST_F(DistRadixSort, AnExchangeWithoutStagingReadsThePlanIntoPageableMemory) {
 }
 
 // The loopback itself, which the tests above stand on: an all-to-all of pieces of any length
-// (0, 1, odd, past one copy kernel's block share) from and to any byte offset, so its copies run
-// in 16-, 8-, 4- and 1-byte words, and an all-gather of odd sizes; ten ranks, past one launch's
-// eight pieces. Buffers poisoned first; every byte checked against the host's arithmetic.
+// (0, 1, odd, past one copy kernel's block share) from and to any byte offset, and an all-gather
+// of odd sizes; ten ranks, past one launch's eight pieces. Rank 0's first three pieces have both
+// ends on 16, 8 and 4 bytes, so every word width of the copy runs. Buffers poisoned first; every
+// byte checked against the host's arithmetic, the gaps between the pieces too.
 TEST_F(DistRadixSort, TheLoopbackMovesPiecesOfAnyLengthFromAnyOffset) {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -249,6 +250,9 @@ TEST_F(DistRadixSort, TheLoopbackMovesPiecesOfAnyLengthFromAnyOffset) {
     bytes[i] = lengths[r % 6];
     offset[i] = (r >> 8) % 61;  // the gap before the piece, in the sender's and the receiver's buffers
   }
+  bytes[0] = 100000, offset[0] = 0;  // rank 0 to itself: both ends at the buffers' starts
+  bytes[1] = 4104, offset[1] = 8;    // to rank 1: from 100008, to 8 (16 | 100000, 8 | 4104)
+  bytes[2] = 1001, offset[2] = 4;    // to rank 2: from 104116, to 4
   auto byte_of = [&](int from, std::size_t at) { return static_cast<unsigned char>(mix64(seed ^ (from * 1000003ull + at))); };
   constexpr std::size_t gather_bytes = 13;
   std::vector<std::string> problems(p);
@@ -275,6 +279,14 @@ TEST_F(DistRadixSort, TheLoopbackMovesPiecesOfAnyLengthFromAnyOffset) {
     check(exchange.all_gather(d_send.data() + 1, d_gathered.data(), gather_bytes, stream), "all_gather");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
     const std::vector<unsigned char> got = d_recv.download(), gathered = d_gathered.download();
+    std::vector<bool> inside(got.size(), false);
+    for (int q = 0; q < p; ++q)
+      std::fill_n(inside.begin() + static_cast<std::ptrdiff_t>(recv_offsets[q]), recv_bytes[q], true);
+    for (std::size_t i = 0; i < received; ++i)
+      if (!inside[i] && got[i] != 0xA5) {
+        problems[r] = "byte " + std::to_string(i) + ", between the pieces, was written";
+        return;
+      }
     for (int q = 0; q < p; ++q) {
       std::size_t from = 0;  // where rank q's piece for r starts in q's send buffer
       for (int t = 0; t <= r; ++t) from += offset[q * p + t] + (t < r ? bytes[q * p + t] : 0);

@@ -125,7 +125,11 @@ class loopback_exchange final : public dist_exchange {
  public:
   loopback_exchange(loopback_fabric& fabric, int rank) : fabric_(fabric), rank_(rank) {
     UPSWEEP_CUDA_THROW(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
-    UPSWEEP_CUDA_THROW(cudaEventCreateWithFlags(&copied_, cudaEventDisableTiming));
+    const cudaError_t created = cudaEventCreateWithFlags(&copied_, cudaEventDisableTiming);
+    if (created != cudaSuccess) {  // the destructor does not run for a constructor that throws
+      static_cast<void>(cudaEventDestroy(ready_));
+      throw_if_failed(created, "cudaEventCreateWithFlags(&copied_, cudaEventDisableTiming)", __FILE__, __LINE__);
+    }
   }
   ~loopback_exchange() override {
     static_cast<void>(cudaEventDestroy(ready_));

@@ -9,10 +9,11 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <utility>
 
 namespace upsweep::detail {
 
-// Enough for the plan of up to 44 ranks (P (4P + 1) 8-byte words); more read into pageable memory.
+// Enough for the plan of up to 45 ranks (P (4P + 1) 8-byte words); more read into pageable memory.
 inline constexpr std::size_t dist_staging_bytes = std::size_t{64} << 10;
 
 class pinned_staging {
@@ -20,9 +21,16 @@ class pinned_staging {
   explicit pinned_staging(std::size_t bytes) : bytes_(bytes) {
     UPSWEEP_CUDA_THROW(cudaHostAlloc(&data_, bytes, cudaHostAllocPortable));  // for every device
   }
-  ~pinned_staging() { static_cast<void>(cudaFreeHost(data_)); }
+  ~pinned_staging() {
+    if (data_ != nullptr) static_cast<void>(cudaFreeHost(data_));
+  }
   pinned_staging(const pinned_staging&) = delete;
   pinned_staging& operator=(const pinned_staging&) = delete;
+  // Moved from, it holds nothing (and the sort reads through pageable memory): an exchange that
+  // owns one stays movable.
+  pinned_staging(pinned_staging&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  pinned_staging& operator=(pinned_staging&&) = delete;
 
   // The memory, or nullptr when it holds fewer than `bytes`.
   void* get(std::size_t bytes) const { return bytes <= bytes_ ? data_ : nullptr; }
