@@ -80,14 +80,8 @@ inline long long kway_num_tiles(const kway_runs& runs) {
 // Run j's samples that precede (value, run `of`) in the global order; ties go to the lower run.
 __device__ inline long long samples_before(const cuda::std::uint64_t* d_samples, const kway_runs& runs, int j, int of,
                                            cuda::std::uint64_t value) {
-  const cuda::std::uint64_t* run = d_samples + runs.sample_first[j];
-  long long low = 0, high = runs.sample_first[j + 1] - runs.sample_first[j];
-  while (low < high) {
-    const long long mid = low + (high - low) / 2;
-    if (j < of ? run[mid] <= value : run[mid] < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+  return samples_below(d_samples + runs.sample_first[j], runs.sample_first[j + 1] - runs.sample_first[j], value,
+                       j < of);
 }
 
 __device__ inline int run_of_sample(const kway_runs& runs, long long sample) {
