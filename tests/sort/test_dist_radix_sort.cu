@@ -248,6 +248,10 @@ TEST_F(DistRadixSort, LargeSlicesOfTwoToThe24PerRank) {
   SCOPED_TRACE(seed_trace(seed));
   const std::int64_t n = max_test_items(std::int64_t{1} << 24);
   expect_dist_sort<std::uint32_t>({{n, n, n, n}, shape::uniform, false, true}, seed);
+  if (HasFatalFailure()) return;
+  // Eight runs of 2^23: the merge's tile bounds one thread a sample (kway_lanes_per_sample).
+  const std::int64_t m = max_test_items((std::int64_t{1} << 23) + 5);
+  expect_dist_sort<std::uint32_t>({std::vector<std::int64_t>(8, m), shape::uniform, false, true}, seed + 1);
 }
 
 // The kernel that picks the splitters on the device against the host's choose_splitters, the

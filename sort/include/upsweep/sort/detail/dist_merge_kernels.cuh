@@ -10,6 +10,7 @@
 #include <upsweep/util/error.hpp>
 
 #include <cuda/std/cstdint>
+#include <cuda_pipeline_primitives.h>
 
 #include <cstddef>
 
@@ -97,6 +98,33 @@ __device__ void load_tile(const T* d_in, const kway_tile& tile, T* to) {
     const int p = static_cast<int>(threadIdx.x) + k * kway_block_threads;
     if (p < tile_items) to[padded(p)] = item[k];
   }
+}
+
+// The same by asynchronous copies, for items of 4, 8 or 16 bytes aligned to their size: no
+// registers hold them, so every copy is in flight at once, and a segment at a time needs no
+// search for each item's segment (about 8 instructions an item instead of 20; the merge of 4 runs
+// gained 1 %, so instructions were not what bound it). Thread t copies the positions that are t
+// modulo the block's threads; the caller synchronises.
+template <class T>
+__device__ void load_tile_async(const T* d_in, const kway_tile& tile, T* to) {
+  constexpr int step = kway_block_threads, slot_step = step + step / 32;  // padded(p + step) - padded(p)
+  const int thread = static_cast<int>(threadIdx.x);
+  for (int j = 0; j < tile.count; ++j) {
+    int p = tile.start[j] + ((thread - tile.start[j]) & (step - 1));
+    const T* from = d_in + tile.offset[j] + p;
+    T* slot = to + padded(p);
+    for (const int end = tile.start[j + 1]; p < end; p += step, from += step, slot += slot_step)
+      __pipeline_memcpy_async(slot, from, sizeof(T));
+  }
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+}
+
+template <int ItemsPerThread, class T>
+__device__ void load_tile_items(const T* d_in, const kway_tile& tile, T* to) {
+  constexpr bool copyable = (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) && alignof(T) == sizeof(T);
+  if constexpr (copyable) load_tile_async(d_in, tile, to);
+  else load_tile<ItemsPerThread>(d_in, tile, to);
 }
 
 // A tile's `items` outputs from read(i) to d_out[first + i]: 16 bytes a store between the first
@@ -228,7 +256,7 @@ __global__ void __launch_bounds__(kway_block_threads, 5)  // 48 registers
   if (threadIdx.x < 32) describe_tile(runs, d_bounds, tile);
   __syncthreads();
   const int tile_items = tile.start[tile.count];
-  load_tile<items_per_thread>(d_keys_in, tile, keys);
+  load_tile_items<items_per_thread>(d_keys_in, tile, keys);
   if constexpr (with_values)
     for (int i = threadIdx.x; i < tile_items; i += kway_block_threads)
       sources[padded(i)] = static_cast<cuda::std::uint16_t>(i);
@@ -238,7 +266,7 @@ __global__ void __launch_bounds__(kway_block_threads, 5)  // 48 registers
   if constexpr (with_values) {  // the values follow their keys' sources through shared memory
     Value* values = reinterpret_cast<Value*>(raw);
     __syncthreads();
-    load_tile<items_per_thread>(d_values_in, tile, values);
+    load_tile_items<items_per_thread>(d_values_in, tile, values);
     __syncthreads();
     store_tile(d_values_out, tile.out_first, tile_items, [&](int i) { return values[padded(sources[padded(i)])]; });
   }

@@ -203,7 +203,8 @@ class dist_sort_run {
 
   // Every rank's bucket bounds and capacity, gathered and read back: the plan's one host wait.
   cudaError_t agree_on_sends() {
-    find_send_bounds_kernel<Descending><<<(buckets() + 128) / 128, 128, 0, stream_>>>(
+    const unsigned warps = static_cast<unsigned>(std::max(1, buckets() - 1));  // one a splitter
+    find_send_bounds_kernel<Descending><<<(warps + 3) / 4, 128, 0, stream_>>>(
         sorted_.keys, io_.num_items, io_.capacity, rank_, d_splitters_, buckets(), begin_bit_, end_bit_, d_bounds_);
     UPSWEEP_CUDA_RETURN(cudaGetLastError());
     const std::size_t words = static_cast<std::size_t>(buckets()) + 1;

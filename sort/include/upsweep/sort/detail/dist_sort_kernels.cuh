@@ -26,16 +26,25 @@ __global__ void gather_samples_kernel(const Key* d_sorted, long long num_items, 
                     : 0;
 }
 
-// Samples of one rank (sorted) whose value is below `value`, or not above it when `inclusive`.
-__device__ inline long long samples_below(const cuda::std::uint64_t* values, long long s, cuda::std::uint64_t value,
-                                          bool inclusive) {
-  long long low = 0, high = s;
-  while (low < high) {
-    const long long mid = low + (high - low) / 2;
-    if (inclusive ? values[mid] <= value : values[mid] < value) low = mid + 1;
-    else high = mid;
+// Items of each of `lists` (up to MaxLists) sorted lists that precede a value, below[j] for list
+// j: length(j) items, precedes(j, i) true for a prefix of them. The searches take their steps
+// together (binary lifting from the longest list's top bit), so each round's loads overlap: one
+// list after another would wait out every load in turn.
+template <int MaxLists, class Length, class Precedes>
+__device__ void lockstep_below(int lists, Length length, Precedes precedes, long long (&below)[MaxLists]) {
+  long long longest = 0;
+#pragma unroll
+  for (int j = 0; j < MaxLists; ++j) {
+    below[j] = 0;
+    if (j < lists && length(j) > longest) longest = length(j);
   }
-  return low;
+  long long step = 1;
+  while (step * 2 <= longest) step *= 2;
+  for (; longest > 0 && step > 0; step /= 2) {
+#pragma unroll
+    for (int j = 0; j < MaxLists; ++j)
+      if (j < lists && below[j] + step <= length(j) && precedes(j, below[j] + step - 1)) below[j] += step;
+  }
 }
 
 // The least k in [1, limit] with k * unit > bound, or limit + 1 (a search: no 128-bit division).
@@ -88,17 +97,26 @@ __global__ inline void choose_splitters_kernel(const cuda::std::uint64_t* d_bloc
     before = {samples_of(q)[j - 1], q, dist_sample_position(n_q, s, j - 1)};
     before_weight = n_q;
   }
-  for (int r = 0; r < num_ranks; ++r) {
-    const long long n_r = count_of(r);
-    if (r == q || n_r == 0) continue;
-    const long long below = samples_below(samples_of(r), s, x.value, r < q);
-    weight += static_cast<u128>(below) * static_cast<u128>(n_r);
-    place += below;
-    if (below == 0) continue;
-    const dist_key candidate{samples_of(r)[below - 1], r, dist_sample_position(n_r, s, below - 1)};
-    if (before_weight == 0 || before < candidate) {
-      before = candidate;
-      before_weight = n_r;
+  constexpr int group = 8;  // ranks searched together
+  for (int r0 = 0; r0 < num_ranks; r0 += group) {
+    const auto in_group = [&](int k) { return r0 + k != q && count_of(r0 + k) > 0 ? s : 0ll; };
+    long long below[group];
+    lockstep_below<group>(
+        num_ranks - r0, in_group,
+        [&](int k, long long i) { return r0 + k < q ? samples_of(r0 + k)[i] <= x.value : samples_of(r0 + k)[i] < x.value; },
+        below);
+#pragma unroll
+    for (int k = 0; k < group; ++k) {
+      const int r = r0 + k;
+      if (below[k] == 0) continue;  // also every rank past the last, and q itself
+      const long long n_r = count_of(r);
+      weight += static_cast<u128>(below[k]) * static_cast<u128>(n_r);
+      place += below[k];
+      const dist_key candidate{samples_of(r)[below[k] - 1], r, dist_sample_position(n_r, s, below[k] - 1)};
+      if (before_weight == 0 || before < candidate) {
+        before = candidate;
+        before_weight = n_r;
+      }
     }
   }
   const u128 unit = total * static_cast<u128>(s);
@@ -126,20 +144,59 @@ __device__ long long window_bound(const Key* d_sorted, long long num_items, cuda
   return low;
 }
 
-// d_bounds[t] = the rank's items below splitter t (t < B - 1, B buckets); d_bounds[B - 1] = all
-// of them; d_bounds[B] = its output capacity (the other ranks check their sends against it).
+// The first positions in d_sorted whose window value is not below `value` (lower) and above it
+// (upper), found by one warp: each step its lanes probe 32 evenly spaced positions of each
+// range and a ballot keeps the stretch holding the answer, so 2^22 items take 5 rounds of loads
+// where a binary search per thread takes 22 a bound, one after another.
+template <bool Descending, class Key>
+__device__ void warp_window_bounds(const Key* d_sorted, long long num_items, cuda::std::uint64_t value, int begin_bit,
+                                   int end_bit, long long& lower, long long& upper) {
+  const long long lane = threadIdx.x % 32;
+  long long low[2] = {0, 0}, high[2] = {num_items, num_items};
+  while (low[0] < high[0] || low[1] < high[1]) {  // the same on every lane
+    long long step[2];
+    bool before[2];
+#pragma unroll
+    for (int b = 0; b < 2; ++b) {  // b = 0: items below value; 1: items not above it
+      step[b] = (high[b] - low[b] + 31) / 32;
+      const long long probe = low[b] + (lane + 1) * step[b] - 1;
+      before[b] = false;
+      if (step[b] > 0 && probe < high[b]) {
+        const cuda::std::uint64_t at = radix_window<Descending>(d_sorted[probe], begin_bit, end_bit);
+        before[b] = b == 0 ? at < value : at <= value;
+      }
+    }
+#pragma unroll
+    for (int b = 0; b < 2; ++b) {  // the probes before the answer are the first `taken`
+      if (step[b] == 0) continue;
+      const long long taken = __popc(__ballot_sync(0xffffffffu, before[b]));
+      const long long end = low[b] + (taken + 1) * step[b] - 1;
+      low[b] += taken * step[b];
+      high[b] = end < high[b] ? end : high[b];
+    }
+  }
+  lower = low[0];
+  upper = low[1];
+}
+
+// d_bounds[t] = the rank's items below splitter t (t < B - 1, B buckets), one warp a splitter;
+// d_bounds[B - 1] = all of them; d_bounds[B] = its output capacity (the other ranks check their
+// sends against it). Launch at least B - 1 warps, in blocks of whole warps.
 template <bool Descending, class Key>
 __global__ void find_send_bounds_kernel(const Key* d_sorted, long long num_items, long long capacity, int rank,
                                         const dist_key* d_splitters, int num_buckets, int begin_bit, int end_bit,
                                         long long* d_bounds) {
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t == num_buckets) d_bounds[t] = capacity;
-  if (t + 1 == num_buckets) d_bounds[t] = num_items;
-  if (t + 1 >= num_buckets) return;
+  const long long thread = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (thread == 0) {
+    d_bounds[num_buckets - 1] = num_items;
+    d_bounds[num_buckets] = capacity;
+  }
+  const long long t = thread / 32;
+  if (t + 1 >= num_buckets) return;  // whole warps
   const dist_key splitter = d_splitters[t];
-  const long long lower = window_bound<false, Descending>(d_sorted, num_items, splitter.value, begin_bit, end_bit);
-  const long long upper = window_bound<true, Descending>(d_sorted, num_items, splitter.value, begin_bit, end_bit);
-  d_bounds[t] = dist_items_below(splitter, rank, lower, upper);
+  long long lower = 0, upper = 0;
+  warp_window_bounds<Descending>(d_sorted, num_items, splitter.value, begin_bit, end_bit, lower, upper);
+  if (thread % 32 == 0) d_bounds[t] = dist_items_below(splitter, rank, lower, upper);
 }
 
 }  // namespace upsweep::detail
