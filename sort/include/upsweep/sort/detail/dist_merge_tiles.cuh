@@ -47,7 +47,7 @@ struct kway_runs {
 };
 
 // S, a power of two, leaves about 3K samples a tile, so tiles run about 2/3 full (S/2, fuller
-// tiles: 0.376 against 0.360 ms for 4 runs of 2^24 keys; H200, 2026-11-26).
+// tiles: 0.376 against 0.363 ms for 4 runs of 2^26 keys; H200, 2026-11-26).
 inline long long kway_stride(int count, int tile_capacity) {
   long long stride = 1;
   while (stride * 2 * 4 * count <= tile_capacity) stride *= 2;
