@@ -23,7 +23,7 @@ class DistLoopback : public gpu_test {};
 
 // The loopback itself, which the tests above stand on: an all-to-all of pieces of any length
 // (0, 1, odd, past one copy kernel's block share) from and to any byte offset, and an all-gather
-// of odd sizes; ten ranks, past one launch's eight pieces. Rank 0's first three pieces have both
+// of odd sizes; ten ranks, 100 pieces, past one launch's 64. Rank 0's first three pieces have both
 // ends on 16, 8 and 4 bytes, so every word width of the copy runs. Buffers poisoned first; every
 // byte checked against the host's arithmetic, the gaps between the pieces too.
 TEST_F(DistLoopback, TheLoopbackMovesPiecesOfAnyLengthFromAnyOffset) {

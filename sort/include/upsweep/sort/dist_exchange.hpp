@@ -34,8 +34,10 @@ class dist_exchange {
   // Whether a transfer runs beside the kernels without taking their memory bandwidth (true across
   // GPUs); the sort splits its exchange into rounds by default only then.
   virtual bool transfers_overlap_kernels() const { return true; }
-  // Page-locked host memory of at least `bytes` that the sort reads its plan into (once a sort),
-  // owned by the exchange; nullptr: the sort reads into pageable memory, which takes longer.
+  // Page-locked host memory of at least `bytes` that a kernel of the sort writes its plan into
+  // (once a sort), owned by the exchange: the device must be able to write it through this
+  // pointer (cudaHostAlloc or cudaMallocHost memory, which unified addressing maps). nullptr: the
+  // sort reads into pageable memory, which takes longer.
   virtual void* host_staging(std::size_t /*bytes*/) { return nullptr; }
 };
 

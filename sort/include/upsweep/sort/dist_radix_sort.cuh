@@ -12,9 +12,10 @@
 //  - Core layer: caller temporary storage (a size query with d_temp == nullptr, which depends on
 //    num_items, out_capacity and the number of ranks); no allocation. It does synchronise the host
 //    with the stream once, on a small all-gather (the send counts), because the exchange needs
-//    every size on the host; so it cannot be captured in a CUDA graph. The counts come back
-//    through exchange.host_staging() when it offers page-locked memory (the NCCL and loopback
-//    exchanges own 64 KiB, made with them: plans of up to 45 ranks), else into pageable memory.
+//    every size on the host; so it cannot be captured in a CUDA graph. A kernel writes the
+//    counts into exchange.host_staging() when it offers page-locked memory that the device can
+//    write (the NCCL and loopback exchanges own 64 KiB, made with them: plans of up to 45 ranks);
+//    else they are copied into pageable memory.
 //  - Input and output may be the same array. num_items per rank below 2^59 (the device sort's),
 //    and their total over all ranks below 2^62 (the bound's and the plan's arithmetic).
 //  - The exchange: up to 8 ranks, in options.rounds rounds (by default 4 from 2^24 items a rank

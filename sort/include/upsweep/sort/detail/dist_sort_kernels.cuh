@@ -10,7 +10,16 @@
 
 #include <cuda/std/cstdint>
 
+#include <cstddef>
+
 namespace upsweep::detail {
+
+// to[i] = from[i] for i < count: the plan's read back into mapped host memory.
+template <class T>
+__global__ void copy_words_kernel(const T* from, T* to, std::size_t count) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < count) to[i] = from[i];
+}
 
 // A rank's block in the sample all-gather: its item count, then s samples.
 inline constexpr int dist_header_words = 1;
