@@ -3,6 +3,7 @@
 #pragma once
 
 #include <upsweep/compact/detail/select_kernels.cuh>
+#include <upsweep/compact/detail/select_reduce_ahead_kernel.cuh>
 #include <upsweep/compact/detail/select_tuning.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>

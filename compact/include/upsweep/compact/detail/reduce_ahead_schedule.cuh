@@ -1,0 +1,81 @@
+// The reduce-ahead schedule that select, count and run-length encoding share (as the scan's
+// device_scan_reduce_ahead_kernel): a persistent block claims a tile, copies it into shared
+// memory and publishes its aggregate at once, then finishes the tile it claimed one iteration
+// earlier, whose look-back finds its predecessors mostly inclusive.
+#pragma once
+
+#include <upsweep/scan/block_load_store.cuh>
+#include <upsweep/scan/tile_prefetch.cuh>
+#include <upsweep/util/async_copy.cuh>
+
+namespace upsweep::detail {
+
+// The items of `tile` in blocked registers: from its copy when full (copied by this block), else
+// loaded (the partial last tile).
+template <class Policy, class T, int IPT>
+__device__ __forceinline__ void tile_items_of(const T* d_in, long long tile, long long num_tiles, long long num_items,
+                                              tile_exchange_storage<T, Policy::block_threads, IPT>& buffer,
+                                              T (&items)[IPT]) {
+  const long long tile_first = tile * Policy::tile_items;
+  if (tile_is_full<Policy>(tile, num_tiles, num_items))
+    read_prefetched_tile(buffer, items);
+  else
+    load_tile<Policy::io, Policy::block_threads, IPT>(d_in + tile_first, num_items - tile_first, items, buffer);
+}
+
+// The items of a tile just claimed: a full tile is copied into `buffer`, where it stays for its
+// second visit an iteration later (tile_items_of).
+template <class Policy, class T, int IPT>
+__device__ __forceinline__ void copy_claimed_tile(const T* d_in, long long tile, long long num_tiles,
+                                                  long long num_items,
+                                                  tile_exchange_storage<T, Policy::block_threads, IPT>& buffer,
+                                                  T (&items)[IPT]) {
+  if (tile_is_full<Policy>(tile, num_tiles, num_items)) {
+    prefetch_tile<Policy::block_threads>(d_in + tile * Policy::tile_items, buffer);
+    commit_async_copies();
+    wait_async_copies<0>();
+  }
+  tile_items_of<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
+}
+
+// The reduce-ahead schedule of one resident block: claims tiles until none is left. Each claimed
+// tile goes to ahead(tile, buffer) (copy it into `buffer`, publish its aggregate at once), then
+// the tile claimed one iteration earlier to behind(tile, buffer, flags), with the buffer it was
+// copied into and the flags that ahead() returned for it (this thread's, flag_bits), so no flag is
+// computed twice and a user's predicate sees each item once. The barrier after a claim keeps the
+// next copy off what behind() staged; the barriers in ahead() and behind() (a reduction, a scan)
+// keep the next claim from overtaking this one's read.
+template <class State, class Buffer, class Ahead, class Behind>
+__device__ __forceinline__ void reduce_ahead_tiles(long long num_tiles, const State& state, long long& claim,
+                                                   Buffer (&stages)[2], Ahead&& ahead, Behind&& behind) {
+  long long waiting = -1;  // the tile whose aggregate is published and output is not written
+  unsigned waiting_flags = 0;
+  for (int stage = 0;; stage ^= 1) {
+    if (threadIdx.x == 0) claim = state.claim_tile();
+    __syncthreads();
+    const long long claimed = claim;
+    unsigned claimed_flags = 0;
+    if (claimed < num_tiles) claimed_flags = ahead(claimed, stages[stage ^ 1]);
+    if (waiting >= 0) behind(waiting, stages[stage], waiting_flags);
+    if (claimed >= num_tiles) return;
+    waiting = claimed;
+    waiting_flags = claimed_flags;
+  }
+}
+
+// A thread's flags as bits (item i at bit i), to be kept in a register from ahead() to behind().
+template <int IPT>
+__device__ __forceinline__ unsigned flag_bits(const bool (&flags)[IPT]) {
+  static_assert(IPT <= 32, "a bit per item in one word");
+  unsigned bits = 0;
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) bits |= flags[i] ? 1u << i : 0u;
+  return bits;
+}
+template <int IPT>
+__device__ __forceinline__ void flags_from_bits(unsigned bits, bool (&flags)[IPT]) {
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) flags[i] = (bits >> i & 1u) != 0;
+}
+
+}  // namespace upsweep::detail

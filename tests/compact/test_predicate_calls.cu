@@ -1,0 +1,118 @@
+// The predicate contracts of device_select.cuh (once per item) and device_partition.cuh (once, or
+// in the two-kernel form of 4-byte aligned items at most twice, every item alike) on every
+// dispatch path: a block per
+// tile, the reduce-ahead schedule, the one-pass and two-kernel partitions; never on items past
+// the end. The items are their own indices, so the predicate counts its calls per item in device
+// memory; the results are checked against the host too.
+#include <upsweep/compact/device_partition.cuh>
+#include <upsweep/compact/device_select.cuh>
+
+#include "compact_test_support.cuh"
+
+#include <numeric>
+
+namespace upsweep::test {
+namespace {
+
+// Counts its calls per item (items 0..n-1); selects by a hash of the item, so that tiles keep
+// varying shares.
+struct counting_predicate {
+  unsigned* calls;
+  __device__ bool operator()(int item) const {
+    atomicAdd(calls + item, 1u);
+    return selected(item);
+  }
+  __host__ __device__ static bool selected(int item) { return (static_cast<unsigned>(item) * 2654435761u >> 13) & 1u; }
+};
+
+using two_block_reduce_ahead = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6, 0,
+                                             tile_schedule::reduce_ahead, 2>;
+using block_per_tile = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6>;
+
+enum class call { select_if, remove_if, count_if, partition };
+
+const char* name_of(call c) {
+  return c == call::select_if ? "select_if" : c == call::remove_if ? "remove_if" : c == call::count_if ? "count_if" : "partition";
+}
+
+// Runs `c` with Policy on 0..n-1 and checks every item's calls, the count, and the output.
+template <class Policy>
+void expect_one_call_per_item(call c, std::int64_t n) {
+  SCOPED_TRACE(std::string(name_of(c)) + ", n = " + std::to_string(n));
+  std::vector<int> in(static_cast<std::size_t>(n));
+  std::iota(in.begin(), in.end(), 0);
+  device_buffer<int> d_in(in), d_out(n + 1);
+  device_buffer<unsigned> d_calls(n + 1);
+  device_buffer<std::int64_t> d_count(1);
+  check(cudaMemset(d_calls.data(), 0, static_cast<std::size_t>(n + 1) * sizeof(unsigned)), "cudaMemset");
+  check(cudaMemset(d_out.data(), 0xA5, static_cast<std::size_t>(n + 1) * sizeof(int)), "cudaMemset");
+  const counting_predicate pred{d_calls.data()};
+  std::size_t bytes = 0;
+  const auto run = [&](void* temp) {
+    switch (c) {
+      case call::select_if:
+        return upsweep::select_if<Policy>(temp, bytes, d_in.data(), d_out.data(), d_count.data(), n, pred);
+      case call::remove_if:
+        return upsweep::remove_if<Policy>(temp, bytes, d_in.data(), d_out.data(), d_count.data(), n, pred);
+      case call::count_if:
+        return upsweep::count_if<Policy>(temp, bytes, d_in.data(), d_count.data(), n, pred);
+      default:
+        return upsweep::partition<Policy>(temp, bytes, d_in.data(), d_out.data(), d_count.data(), n, pred);
+    }
+  };
+  check(run(nullptr), "size query");
+  device_buffer<char> d_temp(static_cast<std::int64_t>(bytes));
+  check(run(d_temp.data()), name_of(c));
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  // The partition's two-kernel form (the dispatch's own test: past one wave) may flag twice,
+  // every item alike.
+  bool one_wave = true;
+  if (c == call::partition && n > detail::one_block_partition_policy<Policy, int>::tile_items)
+    check(detail::partition_fits_one_wave<Policy, int*, int*, counting_predicate>(n, one_wave), "occupancy");
+  const std::vector<unsigned> calls = d_calls.download();
+  const unsigned expected = one_wave ? 1u : calls[0];
+  EXPECT_TRUE(expected == 1u || expected == 2u) << "item 0 was shown to the predicate " << expected << " times";
+  std::int64_t wrong = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (calls[i] != expected && wrong++ == 0)
+      ADD_FAILURE() << "item " << i << " was shown to the predicate " << calls[i] << " times, not " << expected;
+  EXPECT_EQ(0, wrong) << "items called other than " << expected << " times";
+  EXPECT_EQ(0u, calls[n]) << "the predicate saw an item past the end";
+  std::vector<int> kept, rejected;
+  for (int i : in) (counting_predicate::selected(i) ? kept : rejected).push_back(i);
+  const std::int64_t count = d_count.download()[0];
+  if (c == call::remove_if) std::swap(kept, rejected);
+  ASSERT_EQ(static_cast<std::int64_t>(kept.size()), count);
+  if (c == call::count_if) return;
+  const std::vector<int> out = d_out.download(c == call::partition ? n : count);
+  EXPECT_TRUE(std::equal(kept.begin(), kept.end(), out.begin())) << "the kept items";
+  if (c == call::partition)
+    EXPECT_TRUE(std::equal(rejected.begin(), rejected.end(), out.begin() + count)) << "the rejected items, in order";
+}
+
+class PredicateCalls : public gpu_test {};
+
+TEST_F(PredicateCalls, ABlockPerTileCallsThePredicateOnceAnItem) {
+  for (call c : {call::select_if, call::remove_if, call::count_if})
+    for (std::int64_t n : {std::int64_t{1}, std::int64_t{4097}, max_test_items(1'000'003)})
+      expect_one_call_per_item<block_per_tile>(c, n);
+}
+
+// Two persistent blocks take every tile, each tile visited twice (published ahead, written
+// behind); the partition takes its two kernels at these sizes.
+TEST_F(PredicateCalls, TheReduceAheadScheduleCallsThePredicateOnceAnItem) {
+  for (call c : {call::select_if, call::remove_if, call::count_if, call::partition})
+    for (std::int64_t n : {std::int64_t{3 * 4096 + 5}, std::int64_t{16 * 4096}, max_test_items(1'000'003)})
+      expect_one_call_per_item<two_block_reduce_ahead>(c, n);
+}
+
+// The default policy: one block, the grid barrier's one pass, and past a wave the two kernels
+// (reduce-ahead select, then the reversal).
+TEST_F(PredicateCalls, TheDefaultPathsCallThePredicateOnceAnItem) {
+  for (call c : {call::select_if, call::count_if, call::partition})
+    for (std::int64_t n : {std::int64_t{11264}, std::int64_t{3 * 4096 + 1}, max_test_items(10'000'019)})
+      expect_one_call_per_item<default_select_policy<int>>(c, n);
+}
+
+}  // namespace
+}  // namespace upsweep::test
