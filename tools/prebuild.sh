@@ -13,8 +13,9 @@
 #     .prebuilt-bench  the benchmark, the soak, the package consumers and upsweep-compact: bench, and
 #                      the rest of full-rest
 #   tools/prebuild.sh --sanitizers-and-bench  only the GPU tests and the benchmark into .prebuilt
-#     (6.5 minutes on 2 cores after a sort header change, 23 MB of xz): full-large, full-sanitizers,
-#     full-racecheck and bench, not the tiers that also run the host tests or the tools.
+#     (6.5 minutes on 2 cores after a sort header change; 61 MB of xz on 2026-11-26, too much to
+#     carry beside anything else): full-large, full-sanitizers, full-racecheck and bench, not the
+#     tiers that also run the host tests or the tools.
 #   tools/prebuild.sh --no-bench  everything but the benchmark into .prebuilt (70 MB of xz on
 #     2026-11-22, past the 64 MiB: use --split).
 #   tools/prebuild.sh  everything into .prebuilt, for a device call without the 64 MiB limit.
