@@ -32,7 +32,12 @@ using block_per_tile = select_policy<256, 16, tile_io::transpose, default_look_b
 enum class call { select_if, remove_if, count_if, partition };
 
 const char* name_of(call c) {
-  return c == call::select_if ? "select_if" : c == call::remove_if ? "remove_if" : c == call::count_if ? "count_if" : "partition";
+  switch (c) {
+    case call::select_if: return "select_if";
+    case call::remove_if: return "remove_if";
+    case call::count_if: return "count_if";
+    default: return "partition";
+  }
 }
 
 // Runs `c` with Policy on 0..n-1 and checks every item's calls, the count, and the output.

@@ -31,8 +31,9 @@ inline constexpr bool keeps_flags = Output != select_output::partitioned;
 
 // Select with the reduce-ahead schedule: each iteration claims a tile, copies it into shared
 // memory, flags it and publishes its count at once, then scans and writes the tile claimed one
-// iteration earlier (keeps_flags). In place stays safe as in select_tile: a tile writes only after its look-back, and
-// every tile's items are in shared memory before its count is published. d_in 16-byte aligned.
+// iteration earlier (keeps_flags). In place stays safe as in select_tile: a tile writes only
+// after its look-back, and every tile's items are in shared memory before its count is
+// published. d_in 16-byte aligned.
 template <class Policy, select_output Output, class T, class OutputIt, class Source, class State>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     select_reduce_ahead_kernel(const T* d_in, OutputIt d_out, count_t* d_num_selected, long long num_items,
