@@ -14,8 +14,9 @@
 //    with the stream once, on a small all-gather (the send counts), because the exchange needs
 //    every size on the host; so it cannot be captured in a CUDA graph. A kernel writes the
 //    counts into exchange.host_staging() when it offers page-locked memory that the device can
-//    write (the NCCL and loopback exchanges own 64 KiB, made with them: plans of up to 45 ranks);
-//    else they are copied into pageable memory.
+//    write (the NCCL and loopback exchanges own 64 KiB, made with them: plans of up to 45 ranks),
+//    and the host polls a flag there that the kernel raises, asking the stream for errors as it
+//    waits; else they are copied into pageable memory.
 //  - Input and output may be the same array. num_items per rank below 2^59 (the device sort's),
 //    and their total over all ranks below 2^62 (the bound's and the plan's arithmetic).
 //  - The exchange: up to 8 ranks, in options.rounds rounds (by default 4 from 2^24 items a rank
@@ -28,7 +29,10 @@
 //    before it. The pieces of a round are padded to the round's longest, with the items around
 //    them, where every receiver has room (NCCL ran unequal pieces near 128 and 256 MB a peer up
 //    to 1.4x slower): the temporary storage holds 256 bytes a piece and a sixteenth of
-//    out_capacity more for the received runs, and 128 bytes past the sorted slice.
+//    out_capacity more for the received runs, and 128 bytes past the sorted slice. A rank's piece
+//    for itself does not go through the exchange (its all-to-all sends and receives 0 bytes
+//    there): the merge reads it where the local sort left it (with more than 8 ranks, or items
+//    of a size that does not divide 256 bytes, it goes through the exchange like the others).
 //  - Errors: CUDA's, and cudaErrorUnknown for a transport failure (exchange.last_failure() says
 //    which call). Invalid arguments on one rank are not seen by the others, which then wait.
 #pragma once

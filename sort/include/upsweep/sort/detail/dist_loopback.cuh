@@ -1,10 +1,10 @@
 // Sort across ranks: P logical ranks on one GPU, each driven by its own host thread and stream,
 // exchanging through device-to-device copies. A collective is one rendezvous of the P threads:
-// every rank posts its buffers and an event after its earlier work; the last to arrive checks the
-// posts against each other and moves every piece on the fabric's own stream, once every rank's
-// event has passed, in one kernel; every rank's stream then waits for that stream, so it may reuse
-// its buffers afterwards, as after an NCCL call. Tests and benchmark only: a rank that fails
-// before a collective leaves the others waiting.
+// every rank posts its buffers and makes the fabric's own stream wait for an event after its
+// earlier work; the last to arrive checks the posts against each other and moves every piece on
+// that stream in one kernel; every rank's stream then waits for that stream, so it may reuse its
+// buffers afterwards, as after an NCCL call. Tests and benchmark only: a rank that fails before a
+// collective leaves the others waiting.
 #pragma once
 
 #include <upsweep/sort/detail/pinned_staging.hpp>
@@ -110,8 +110,12 @@ class loopback_fabric {
 
   // One collective: returns once every rank has posted and the copies are enqueued, with the
   // same status on every rank; on success `done` is recorded after them. An all-to-all whose
-  // ranks disagree on a piece's length moves nothing and fails with cudaErrorInvalidValue.
-  cudaError_t collective(int rank, const post& mine, bool all_to_all) {
+  // ranks disagree on a piece's length moves nothing and fails with cudaErrorInvalidValue. Each
+  // rank makes the fabric's stream wait for its event as it arrives, so that the last one only
+  // launches the copies: host calls are what the four ranks of 2^22 keys wait for between their
+  // plan and their merges, as every rank's calls take turns in the driver (an H200, 2026-11-26).
+  cudaError_t collective(int rank, post mine, bool all_to_all) {
+    if (mine.status == cudaSuccess) mine.status = cudaStreamWaitEvent(stream_, mine.ready, 0);
     posts_[static_cast<std::size_t>(rank)] = mine;
     rendezvous([&] { status_ = move_all(all_to_all); });
     return status_;
@@ -136,7 +140,8 @@ class loopback_fabric {
     while (generation_.load(std::memory_order_acquire) == generation) std::this_thread::yield();
   }
 
-  // Every piece from its sender to its receiver, after every sender's event.
+  // Every piece from its sender to its receiver (the fabric's stream already waits for every
+  // sender's event).
   cudaError_t move_all(bool all_to_all) {
     for (const post& p : posts_)
       if (p.status != cudaSuccess) return p.status;
@@ -145,7 +150,6 @@ class loopback_fabric {
       for (std::size_t r = 0; r < ranks; ++r)  // the plans disagree
         if (all_to_all ? posts_[q].send_bytes[r] != posts_[r].recv_bytes[q] : posts_[q].bytes != posts_[r].bytes)
           return cudaErrorInvalidValue;
-    for (const post& p : posts_) UPSWEEP_CUDA_RETURN(cudaStreamWaitEvent(stream_, p.ready, 0));
     loopback_pieces pieces;
     for (std::size_t r = 0; r < ranks; ++r)
       for (std::size_t q = 0; q < ranks; ++q) {

@@ -7,6 +7,7 @@
 
 #include <upsweep/sort/detail/dist_merge_tiles.cuh>
 #include <upsweep/sort/radix_traits.cuh>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 
 #include <cuda/std/cstdint>
@@ -37,11 +38,13 @@ __device__ int merge_path(AtA a, int count_a, AtB b, int count_b, int diagonal, 
 }
 
 // A tile in shared memory: segment j is [start[j], start[j + 1]) there, and its item at tile
-// position p comes from d_in[offset[j] + p]; the tile's output begins at out_first.
+// position p comes from d_keys_in[offset[j] + p] (its value from d_values_in[value_offset[j] +
+// p]); the tile's output begins at out_first.
 struct kway_tile {
   int count;
   int start[kway_max_runs + 1];
   long long offset[kway_max_runs];
+  long long value_offset[kway_max_runs];
   long long out_first;
 };
 
@@ -65,7 +68,9 @@ __device__ inline void describe_tile(const kway_runs& runs, const long long* d_b
   }
   if (lane < runs.count) {
     tile.start[lane + 1] = end;
-    tile.offset[lane] = runs.first[lane] + low - (end - length);  // run item low + (p - the segment's start)
+    const long long shift = low - (end - length);  // run item low + (p - the segment's start)
+    tile.offset[lane] = runs.first[lane] + shift;
+    tile.value_offset[lane] = runs.value_first[lane] + shift;
   }
   if (lane == 0) {
     tile.count = runs.count;
@@ -77,11 +82,11 @@ __device__ inline void describe_tile(const kway_runs& runs, const long long* d_b
 // The tile's items into shared memory, every load issued before the first store so that a
 // thread has ItemsPerThread loads in flight.
 template <int ItemsPerThread, class T>
-__device__ void load_tile(const T* d_in, const kway_tile& tile, T* to) {
+__device__ void load_tile(const T* d_in, const kway_tile& tile, const long long* offsets, T* to) {
   const int tile_items = tile.start[tile.count];
   T item[ItemsPerThread];
   int j = 0, next_start = tile.start[1];  // the segment, found onwards from the previous item's
-  long long offset = tile.offset[0];
+  long long offset = offsets[0];
 #pragma unroll
   for (int k = 0; k < ItemsPerThread; ++k) {
     const int p = static_cast<int>(threadIdx.x) + k * kway_block_threads;
@@ -89,7 +94,7 @@ __device__ void load_tile(const T* d_in, const kway_tile& tile, T* to) {
     while (p >= next_start) {
       ++j;
       next_start = tile.start[j + 1];
-      offset = tile.offset[j];
+      offset = offsets[j];
     }
     item[k] = d_in[offset + p];
   }
@@ -106,12 +111,12 @@ __device__ void load_tile(const T* d_in, const kway_tile& tile, T* to) {
 // gained 1 %, so instructions were not what bound it). Thread t copies the positions that are t
 // modulo the block's threads; the caller synchronises.
 template <class T>
-__device__ void load_tile_async(const T* d_in, const kway_tile& tile, T* to) {
+__device__ void load_tile_async(const T* d_in, const kway_tile& tile, const long long* offsets, T* to) {
   constexpr int step = kway_block_threads, slot_step = step + step / 32;  // padded(p + step) - padded(p)
   const int thread = static_cast<int>(threadIdx.x);
   for (int j = 0; j < tile.count; ++j) {
     int p = tile.start[j] + ((thread - tile.start[j]) & (step - 1));
-    const T* from = d_in + tile.offset[j] + p;
+    const T* from = d_in + offsets[j] + p;
     T* slot = to + padded(p);
     for (const int end = tile.start[j + 1]; p < end; p += step, from += step, slot += slot_step)
       __pipeline_memcpy_async(slot, from, sizeof(T));
@@ -120,11 +125,12 @@ __device__ void load_tile_async(const T* d_in, const kway_tile& tile, T* to) {
   __pipeline_wait_prior(0);
 }
 
+// offsets: the tile's offset (keys) or value_offset (values).
 template <int ItemsPerThread, class T>
-__device__ void load_tile_items(const T* d_in, const kway_tile& tile, T* to) {
+__device__ void load_tile_items(const T* d_in, const kway_tile& tile, const long long* offsets, T* to) {
   constexpr bool copyable = (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) && alignof(T) == sizeof(T);
-  if constexpr (copyable) load_tile_async(d_in, tile, to);
-  else load_tile<ItemsPerThread>(d_in, tile, to);
+  if constexpr (copyable) load_tile_async(d_in, tile, offsets, to);
+  else load_tile<ItemsPerThread>(d_in, tile, offsets, to);
 }
 
 // A tile's `items` outputs from read(i) to d_out[first + i]: 16 bytes a store between the first
@@ -253,10 +259,11 @@ __global__ void __launch_bounds__(kway_block_threads, 5)  // 48 registers
   __shared__ cuda::std::uint16_t sources[with_values ? capacity : 1];
   __shared__ kway_tile tile;
   Key* keys = reinterpret_cast<Key*>(raw);
+  wait_for_previous_grid();  // the tile bounds
   if (threadIdx.x < 32) describe_tile(runs, d_bounds, tile);
   __syncthreads();
   const int tile_items = tile.start[tile.count];
-  load_tile_items<items_per_thread>(d_keys_in, tile, keys);
+  load_tile_items<items_per_thread>(d_keys_in, tile, tile.offset, keys);
   if constexpr (with_values)
     for (int i = threadIdx.x; i < tile_items; i += kway_block_threads)
       sources[padded(i)] = static_cast<cuda::std::uint16_t>(i);
@@ -266,21 +273,22 @@ __global__ void __launch_bounds__(kway_block_threads, 5)  // 48 registers
   if constexpr (with_values) {  // the values follow their keys' sources through shared memory
     Value* values = reinterpret_cast<Value*>(raw);
     __syncthreads();
-    load_tile_items<items_per_thread>(d_values_in, tile, values);
+    load_tile_items<items_per_thread>(d_values_in, tile, tile.value_offset, values);
     __syncthreads();
     store_tile(d_values_out, tile.out_first, tile_items, [&](int i) { return values[padded(sources[padded(i)])]; });
   }
 }
 
 // The merge of `count` (2..kway_max_runs) non-empty runs, in run order from d_keys_in (run j
-// at run_firsts[j], or back to back when run_firsts is nullptr), into d_keys_out, contiguous.
-// d_words holds kway_temp_words(the items) words.
+// at run_firsts[j], or back to back when run_firsts is nullptr; its values at
+// run_value_firsts[j] of d_values_in, or nullptr for run_firsts), into d_keys_out, contiguous.
+// d_words holds kway_temp_words(the items) words. Its three kernels are chained launches.
 template <bool Descending, class Key, class Value>
 cudaError_t merge_runs(const Key* d_keys_in, const Value* d_values_in, Key* d_keys_out, Value* d_values_out,
-                       const long long* run_counts, const long long* run_firsts, int count, int begin_bit,
-                       int end_bit, long long* d_words, cudaStream_t stream) {
-  const kway_runs runs =
-      kway_layout(run_counts, run_firsts, count, kway_tile_capacity<Key, Value>, kway_items_per_thread<Key, Value>());
+                       const long long* run_counts, const long long* run_firsts, const long long* run_value_firsts,
+                       int count, int begin_bit, int end_bit, long long* d_words, cudaStream_t stream) {
+  const kway_runs runs = kway_layout(run_counts, run_firsts, run_value_firsts, count, kway_tile_capacity<Key, Value>,
+                                     kway_items_per_thread<Key, Value>());
   const long long samples = runs.sample_first[count];
   const long long tiles = kway_num_tiles(runs);
   if (tiles == 0) return cudaSuccess;
@@ -289,14 +297,14 @@ cudaError_t merge_runs(const Key* d_keys_in, const Value* d_values_in, Key* d_ke
   auto* d_samples = reinterpret_cast<cuda::std::uint64_t*>(d_words + (tiles + 1) * count);
   constexpr int threads = 256;
   const auto grid = static_cast<unsigned>((samples + threads - 1) / threads);
-  gather_merge_samples_kernel<Descending><<<grid, threads, 0, stream>>>(d_keys_in, runs, begin_bit, end_bit, d_samples);
-  UPSWEEP_CUDA_RETURN(cudaGetLastError());
-  find_tile_bounds_kernel<Descending><<<grid, threads, 0, stream>>>(d_keys_in, d_samples, runs, tiles, begin_bit,
-                                                                      end_bit, d_bounds);
-  UPSWEEP_CUDA_RETURN(cudaGetLastError());
-  merge_tiles_kernel<Descending><<<static_cast<unsigned>(tiles), kway_block_threads, 0, stream>>>(
-      d_keys_in, d_values_in, d_keys_out, d_values_out, runs, d_bounds, begin_bit, end_bit);
-  return cudaGetLastError();
+  UPSWEEP_CUDA_RETURN(launch_chained(gather_merge_samples_kernel<Descending, Key>, dim3(grid), dim3(threads), stream,
+                                     d_keys_in, runs, begin_bit, end_bit, d_samples));
+  UPSWEEP_CUDA_RETURN(launch_chained(find_tile_bounds_kernel<Descending, Key>, dim3(grid), dim3(threads), stream,
+                                     d_keys_in, static_cast<const cuda::std::uint64_t*>(d_samples), runs, tiles,
+                                     begin_bit, end_bit, d_bounds));
+  return launch_chained(merge_tiles_kernel<Descending, Key, Value>, dim3(static_cast<unsigned>(tiles)),
+                        dim3(kway_block_threads), stream, d_keys_in, d_values_in, d_keys_out, d_values_out, runs,
+                        static_cast<const long long*>(d_bounds), begin_bit, end_bit);
 }
 
 }  // namespace upsweep::detail

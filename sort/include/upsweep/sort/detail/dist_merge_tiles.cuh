@@ -8,6 +8,7 @@
 
 #include <upsweep/sort/detail/dist_sort_kernels.cuh>
 #include <upsweep/sort/radix_traits.cuh>
+#include <upsweep/util/chained_launch.cuh>
 
 #include <cuda/std/cstdint>
 
@@ -35,11 +36,13 @@ inline constexpr long long kway_tile_items_max(int count, int tile_capacity, int
   return tile_capacity - static_cast<long long>((count + 1) / 2) * (items_per_thread - 1);
 }
 
-// The runs of one merge, in one buffer in run (rank) order (gaps between them allowed: the
-// received runs lie at aligned offsets), and their samples.
+// The runs of one merge, in run (rank) order, each at an offset from the merge's input (gaps
+// between them allowed: the received runs lie at aligned offsets; a rank's run to itself is
+// read where its sort left it, so an offset may be negative), and their samples.
 struct kway_runs {
   int count = 0;
-  long long first[kway_max_runs] = {};             // run j holds [first[j], first[j] + items[j])
+  long long first[kway_max_runs] = {};             // run j's keys: [first[j], first[j] + items[j])
+  long long value_first[kway_max_runs] = {};       // and its values: the same from value_first[j]
   long long items[kway_max_runs] = {};
   long long sample_first[kway_max_runs + 1] = {};  // run j's samples are [sample_first[j], ...[j + 1])
   long long stride = 1;                            // S: a sample every S items of a run
@@ -58,9 +61,10 @@ inline long long kway_tile_samples(int count, int tile_capacity, int items_per_t
   return (kway_tile_items_max(count, tile_capacity, items_per_thread) + count) / stride - count;
 }
 
-// run_firsts: where each run starts, or nullptr for runs back to back from 0.
-inline kway_runs kway_layout(const long long* run_counts, const long long* run_firsts, int count, int tile_capacity,
-                             int items_per_thread) {
+// run_firsts: where each run's keys start, or nullptr for runs back to back from 0;
+// run_value_firsts: where its values start, or nullptr for the keys' offsets.
+inline kway_runs kway_layout(const long long* run_counts, const long long* run_firsts,
+                             const long long* run_value_firsts, int count, int tile_capacity, int items_per_thread) {
   kway_runs runs;
   runs.count = count;
   runs.stride = kway_stride(count, tile_capacity);
@@ -69,6 +73,7 @@ inline kway_runs kway_layout(const long long* run_counts, const long long* run_f
   for (int j = 0; j < count; ++j) {
     runs.items[j] = run_counts[j];
     runs.first[j] = run_firsts != nullptr ? run_firsts[j] : (j == 0 ? 0 : runs.first[j - 1] + run_counts[j - 1]);
+    runs.value_first[j] = run_value_firsts != nullptr ? run_value_firsts[j] : runs.first[j];
     runs.sample_first[j + 1] = runs.sample_first[j] + (run_counts[j] + stride - 1) / stride;
   }
   return runs;
@@ -104,6 +109,8 @@ __device__ inline int run_of_sample(const kway_runs& runs, long long sample) {
 template <bool Descending, class Key>
 __global__ void gather_merge_samples_kernel(const Key* d_keys, kway_runs runs, int begin_bit, int end_bit,
                                             cuda::std::uint64_t* d_samples) {
+  wait_for_previous_grid();  // the exchange's runs
+  let_next_grid_launch();
   const long long sample = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (sample >= runs.sample_first[runs.count]) return;
   const int run = run_of_sample(runs, sample);
@@ -118,6 +125,7 @@ __global__ void gather_merge_samples_kernel(const Key* d_keys, kway_runs runs, i
 template <bool Descending, class Key>
 __global__ void find_tile_bounds_kernel(const Key* d_keys, const cuda::std::uint64_t* d_samples, kway_runs runs,
                                         long long num_tiles, int begin_bit, int end_bit, long long* d_bounds) {
+  wait_for_previous_grid();  // the gathered samples
   const long long sample = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (sample >= runs.sample_first[runs.count]) return;
   const int run = run_of_sample(runs, sample);

@@ -6,17 +6,18 @@
 
 #include <upsweep/sort/detail/dist_exchange_layout.hpp>
 #include <upsweep/sort/detail/dist_merge_kernels.cuh>
+#include <upsweep/sort/detail/dist_read_back.cuh>
 #include <upsweep/sort/detail/dist_sort_kernels.cuh>
 #include <upsweep/sort/detail/dist_sort_plan.hpp>
 #include <upsweep/sort/detail/side_stream.hpp>
 #include <upsweep/sort/device_radix_sort.cuh>
 #include <upsweep/sort/dist_exchange.hpp>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -99,6 +100,7 @@ class dist_sort_run {
     d_bounds_ = static_cast<long long*>(pieces[10]);
     d_all_bounds_ = static_cast<long long*>(pieces[11]);
     d_merge_words_ = static_cast<long long*>(pieces[12]);
+    if (d_temp != nullptr && !alone) find_own_run_shift();
     return cudaSuccess;
   }
 
@@ -113,7 +115,6 @@ class dist_sort_run {
       return cudaSuccess;
     }
     UPSWEEP_CUDA_RETURN(sort_local(d_sort_temp_, sort_bytes_, sorted_.keys, sorted_.values));
-    UPSWEEP_CUDA_RETURN(clear_past_slice());
     UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::sorted));
     UPSWEEP_CUDA_RETURN(agree_on_splitters());
     UPSWEEP_CUDA_RETURN(agree_on_sends());
@@ -153,42 +154,34 @@ class dist_sort_run {
                                                      io_.num_items, begin_bit_, end_bit_, stream_);
   }
 
-  // The align_items after the sorted slice, which a padded piece may send along: initialised.
-  cudaError_t clear_past_slice() {
-    const auto tail = static_cast<std::size_t>(align_items);
-    UPSWEEP_CUDA_RETURN(cudaMemsetAsync(sorted_.keys + io_.num_items, 0, tail * sizeof(Key), stream_));
-    if constexpr (has_values)
-      UPSWEEP_CUDA_RETURN(cudaMemsetAsync(sorted_.values + io_.num_items, 0, tail * sizeof(Value), stream_));
-    return cudaSuccess;
-  }
-
-  // Host copy of `count` words from the device; waits for the stream. A kernel writes them into
-  // the exchange's page-locked staging where it has one (it returned 0.008 ms sooner than a
-  // cudaMemcpyAsync there: four ranks on an H200, 2026-11-26); else the stream first, then a copy
-  // to pageable memory (one that waits for the stream inside the driver returned later still).
-  template <class T>
-  cudaError_t read_back(std::vector<T>& host, const T* d_from, std::size_t count) {
-    host.resize(count);
-    const std::size_t bytes = count * sizeof(T);
-    auto* staging = static_cast<T*>(ex_.host_staging(bytes));
-    if (staging != nullptr) {
-      copy_words_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream_>>>(d_from, staging, count);
-      UPSWEEP_CUDA_RETURN(cudaGetLastError());
-      UPSWEEP_CUDA_RETURN(cudaStreamSynchronize(stream_));
-      std::memcpy(host.data(), staging, bytes);
-      return cudaSuccess;
+  // A rank's run to itself is merged from where its sort left it, not copied through the
+  // exchange, when the sorted slice lies a whole number of keys (and values) from the receive
+  // buffer (both are carved from the caller's storage): the offsets from the receive buffers.
+  void find_own_run_shift() {
+    const auto gap = [](const void* to, const void* from) {
+      return reinterpret_cast<std::intptr_t>(to) - reinterpret_cast<std::intptr_t>(from);
+    };
+    const std::intptr_t keys = gap(sorted_.keys, recv_.keys);
+    own_run_in_place_ = ranks_ <= kway_max_runs && keys % static_cast<std::intptr_t>(sizeof(Key)) == 0;
+    own_key_shift_ = keys / static_cast<std::intptr_t>(sizeof(Key));
+    if constexpr (has_values) {
+      const std::intptr_t values = gap(sorted_.values, recv_.values);
+      own_run_in_place_ = own_run_in_place_ && values % static_cast<std::intptr_t>(sizeof(Value)) == 0;
+      own_value_shift_ = values / static_cast<std::intptr_t>(sizeof(Value));
     }
-    UPSWEEP_CUDA_RETURN(cudaStreamSynchronize(stream_));
-    UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(host.data(), d_from, bytes, cudaMemcpyDeviceToHost, stream_));
-    return cudaStreamSynchronize(stream_);
   }
 
   // Samples gathered from every rank, splitters chosen from them on the device: no host wait.
   cudaError_t agree_on_splitters() {
     const unsigned grid = static_cast<unsigned>((samples_ + 255) / 256);
-    gather_samples_kernel<Descending><<<grid, 256, 0, stream_>>>(sorted_.keys, io_.num_items, samples_, begin_bit_,
-                                                                 end_bit_, d_block_);
-    UPSWEEP_CUDA_RETURN(cudaGetLastError());
+    const auto tail_keys = static_cast<int>(align_items * sizeof(Key));
+    const auto tail_values = static_cast<int>(align_items * value_size);
+    auto* values_tail = has_values ? reinterpret_cast<unsigned char*>(sorted_.values + io_.num_items) : nullptr;
+    UPSWEEP_CUDA_RETURN(launch_chained(gather_samples_kernel<Descending, Key>, dim3(grid), dim3(256), stream_,
+                                       static_cast<const Key*>(sorted_.keys), static_cast<long long>(io_.num_items),
+                                       static_cast<long long>(samples_), begin_bit_, end_bit_, d_block_,
+                                       reinterpret_cast<unsigned char*>(sorted_.keys + io_.num_items), values_tail,
+                                       tail_keys, tail_values));
     const std::size_t words = static_cast<std::size_t>(samples_ + dist_header_words);
     UPSWEEP_CUDA_RETURN(ex_.all_gather(d_block_, d_blocks_, words * sizeof(std::uint64_t), stream_));
     const long long all_samples = samples_ * ranks_;
@@ -206,13 +199,16 @@ class dist_sort_run {
   // Every rank's bucket bounds and capacity, gathered and read back: the plan's one host wait.
   cudaError_t agree_on_sends() {
     const unsigned warps = static_cast<unsigned>(std::max(1, buckets() - 1));  // one a splitter
-    find_send_bounds_kernel<Descending><<<(warps + 3) / 4, 128, 0, stream_>>>(
-        sorted_.keys, io_.num_items, io_.capacity, rank_, d_splitters_, buckets(), begin_bit_, end_bit_, d_bounds_);
-    UPSWEEP_CUDA_RETURN(cudaGetLastError());
+    UPSWEEP_CUDA_RETURN(launch_chained(find_send_bounds_kernel<Descending, Key>, dim3((warps + 3) / 4), dim3(128),
+                                       stream_, static_cast<const Key*>(sorted_.keys),
+                                       static_cast<long long>(io_.num_items),
+                                       static_cast<long long>(io_.capacity), rank_,
+                                       static_cast<const dist_key*>(d_splitters_), buckets(), begin_bit_, end_bit_,
+                                       d_bounds_));
     const std::size_t words = static_cast<std::size_t>(buckets()) + 1;
     UPSWEEP_CUDA_RETURN(ex_.all_gather(d_bounds_, d_all_bounds_, words * sizeof(long long), stream_));
     UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::counted));
-    UPSWEEP_CUDA_RETURN(read_back(bounds_, d_all_bounds_, words * static_cast<std::size_t>(ranks_)));
+    UPSWEEP_CUDA_RETURN(read_back(ex_, bounds_, d_all_bounds_, words * static_cast<std::size_t>(ranks_), stream_));
     sends_.assign(static_cast<std::size_t>(ranks_) * ranks_, 0);
     capacities_.assign(static_cast<std::size_t>(ranks_), 0);
     std::int64_t total = 0;
@@ -265,21 +261,33 @@ class dist_sort_run {
                             recv_offsets.data(), stream);
   }
 
-  // Round c's pieces to their ranks, as the layout places them; counts and firsts say where the
-  // received runs lie.
-  cudaError_t exchange_round(int c, cudaStream_t stream, std::vector<long long>& counts, std::vector<long long>& firsts) {
+  // Where the received runs lie, from the receive buffers (the own run may lie in the sorted
+  // slice): items, and the offsets of their keys and of their values.
+  struct run_list {
+    std::vector<long long> counts, firsts, value_firsts;
+    void add(long long items, long long first, long long value_first) {
+      counts.push_back(items);
+      firsts.push_back(first);
+      value_firsts.push_back(value_first);
+    }
+  };
+
+  // Round c's pieces to their ranks, as the layout places them (the own piece stays where it is
+  // when own_run_in_place_); `runs` gains the round's runs.
+  cudaError_t exchange_round(int c, cudaStream_t stream, run_list& runs) {
     routes r(ranks_);
     for (int t = 0; t < ranks_; ++t) {
+      const bool stays = t == rank_ && own_run_in_place_;
       const dist_exchange_layout::piece& out = layout_.of(rank_, t, c);
       r.send_first[t] = out.sent_first;
-      r.send_count[t] = out.sent;
+      r.send_count[t] = stays ? 0 : out.sent;
       const dist_exchange_layout::piece& in = layout_.of(t, rank_, c);
       r.recv_first[t] = in.slot;
-      r.recv_count[t] = in.sent;
-      if (in.items > 0) {
-        firsts.push_back(in.slot + in.first - in.sent_first);
-        counts.push_back(in.items);
-      }
+      r.recv_count[t] = stays ? 0 : in.sent;
+      if (in.items == 0) continue;
+      const long long at = in.slot + in.first - in.sent_first;
+      if (stays) runs.add(in.items, own_key_shift_ + in.first, own_value_shift_ + in.first);
+      else runs.add(in.items, at, at);
     }
     return all_to_all(sorted_, recv_, r, stream);
   }
@@ -289,38 +297,39 @@ class dist_sort_run {
   // result (`target`, else alt_) behind the rounds before it. More ranks: one round, merged in
   // passes.
   cudaError_t exchange_and_merge(const buffers& target, buffers& at) {
-    if (ranks_ > kway_max_runs) {
-      std::vector<long long> counts, firsts;
-      UPSWEEP_CUDA_RETURN(exchange_round(0, stream_, counts, firsts));
+    if (ranks_ > kway_max_runs) {  // every run in the receive buffers (not own_run_in_place_)
+      run_list runs;
+      UPSWEEP_CUDA_RETURN(exchange_round(0, stream_, runs));
       UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::exchanged));
-      return merge_received(counts, firsts, target, at);
+      return merge_received(runs.counts, runs.firsts, target, at);
     }
     const buffers result = target.keys != nullptr ? target : alt_;
     side_stream side(stream_);
     if (rounds_ > 1) UPSWEEP_CUDA_RETURN(side.open(rounds_));
     const cudaStream_t transfer = rounds_ > 1 ? side.stream() : stream_;
-    std::vector<std::vector<long long>> counts(rounds_), firsts(rounds_);
+    std::vector<run_list> runs(static_cast<std::size_t>(rounds_));
     for (int c = 0; c < rounds_; ++c) {
-      UPSWEEP_CUDA_RETURN(exchange_round(c, transfer, counts[c], firsts[c]));
+      UPSWEEP_CUDA_RETURN(exchange_round(c, transfer, runs[c]));
       if (rounds_ > 1) UPSWEEP_CUDA_RETURN(side.done(c));
     }
     UPSWEEP_CUDA_RETURN(mark(&dist_sort_phases::exchanged, transfer));
     std::int64_t out = 0;
     for (int c = 0; c < rounds_; ++c) {
       if (rounds_ > 1) UPSWEEP_CUDA_RETURN(side.wait_for(c));
-      UPSWEEP_CUDA_RETURN(merge_round(counts[c], firsts[c], result, out));
+      UPSWEEP_CUDA_RETURN(merge_round(runs[c], result, out));
     }
     at = result;
     return side.close();
   }
 
   // One round's runs (at most kway_max_runs) merged into `to` from item `out` on, which moves past them.
-  cudaError_t merge_round(const std::vector<long long>& counts, const std::vector<long long>& firsts, const buffers& to,
-                          std::int64_t& out) {
-    const long long items = std::accumulate(counts.begin(), counts.end(), 0ll);
-    if (counts.size() == 1) UPSWEEP_CUDA_RETURN(copy_items(recv_, firsts[0], to, out, items));
-    else if (counts.size() > 1)
-      UPSWEEP_CUDA_RETURN(merge_group(recv_, firsts.data(), counts.data(), static_cast<int>(counts.size()), to, out));
+  cudaError_t merge_round(const run_list& runs, const buffers& to, std::int64_t& out) {
+    const long long items = std::accumulate(runs.counts.begin(), runs.counts.end(), 0ll);
+    if (runs.counts.size() == 1)
+      UPSWEEP_CUDA_RETURN(copy_items(recv_, runs.firsts[0], runs.value_firsts[0], to, out, items));
+    else if (runs.counts.size() > 1)
+      UPSWEEP_CUDA_RETURN(merge_group(recv_, runs.firsts.data(), runs.value_firsts.data(), runs.counts.data(),
+                                      static_cast<int>(runs.counts.size()), to, out));
     out += items;
     return cudaSuccess;
   }
@@ -340,8 +349,8 @@ class dist_sort_run {
         const int count = static_cast<int>(std::min<std::size_t>(kway_max_runs, runs.size() - i));
         long long items = 0;
         for (int j = 0; j < count; ++j) items += runs[i + j];
-        if (count == 1) UPSWEEP_CUDA_RETURN(copy_items(from, firsts[i], to, out, items));
-        else UPSWEEP_CUDA_RETURN(merge_group(from, &firsts[i], &runs[i], count, to, out));
+        if (count == 1) UPSWEEP_CUDA_RETURN(copy_items(from, firsts[i], firsts[i], to, out, items));
+        else UPSWEEP_CUDA_RETURN(merge_group(from, &firsts[i], nullptr, &runs[i], count, to, out));
         next.push_back(items);
         next_firsts.push_back(out);
         out += items;
@@ -352,24 +361,25 @@ class dist_sort_run {
     }
     const long long first = runs.empty() ? 0 : firsts[0];
     if (target.keys != nullptr && from.keys != target.keys && !runs.empty())
-      UPSWEEP_CUDA_RETURN(copy_items(from, first, target, 0, runs[0]));
+      UPSWEEP_CUDA_RETURN(copy_items(from, first, first, target, 0, runs[0]));
     at = target.keys != nullptr ? target : buffers{from.keys + first, has_values ? from.values + first : nullptr};
     return cudaSuccess;
   }
 
-  cudaError_t merge_group(const buffers& from, const long long* firsts, const long long* counts, int count,
-                          const buffers& to, std::int64_t out) {
+  // value_firsts: nullptr where the values lie at the keys' offsets.
+  cudaError_t merge_group(const buffers& from, const long long* firsts, const long long* value_firsts,
+                          const long long* counts, int count, const buffers& to, std::int64_t out) {
     return merge_runs<Descending>(from.keys, from.values, to.keys + out, has_values ? to.values + out : nullptr, counts,
-                                  firsts, count, begin_bit_, end_bit_, d_merge_words_, stream_);
+                                  firsts, value_firsts, count, begin_bit_, end_bit_, d_merge_words_, stream_);
   }
 
-  cudaError_t copy_items(const buffers& from, std::int64_t from_first, const buffers& to, std::int64_t to_first,
-                         std::int64_t count) {
+  cudaError_t copy_items(const buffers& from, std::int64_t from_first, std::int64_t from_value_first, const buffers& to,
+                         std::int64_t to_first, std::int64_t count) {
     UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(to.keys + to_first, from.keys + from_first,
                                         static_cast<std::size_t>(count) * sizeof(Key), cudaMemcpyDeviceToDevice,
                                         stream_));
     if constexpr (has_values)
-      UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(to.values + to_first, from.values + from_first,
+      UPSWEEP_CUDA_RETURN(cudaMemcpyAsync(to.values + to_first, from.values + from_value_first,
                                           static_cast<std::size_t>(count) * sizeof(Value), cudaMemcpyDeviceToDevice,
                                           stream_));
     return cudaSuccess;
@@ -409,6 +419,8 @@ class dist_sort_run {
   std::uint64_t *d_block_ = nullptr, *d_blocks_ = nullptr;
   dist_key* d_splitters_ = nullptr;
   long long *d_bounds_ = nullptr, *d_all_bounds_ = nullptr, *d_merge_words_ = nullptr;
+  bool own_run_in_place_ = false;  // find_own_run_shift
+  long long own_key_shift_ = 0, own_value_shift_ = 0;
 };
 
 }  // namespace detail

@@ -7,6 +7,7 @@
 #include <upsweep/sort/detail/dist_sort_plan.hpp>
 #include <upsweep/sort/detail/radix_sort_control.cuh>
 #include <upsweep/sort/radix_traits.cuh>
+#include <upsweep/util/chained_launch.cuh>
 
 #include <cuda/std/cstdint>
 
@@ -14,20 +15,23 @@
 
 namespace upsweep::detail {
 
-// to[i] = from[i] for i < count: the plan's read back into mapped host memory.
-template <class T>
-__global__ void copy_words_kernel(const T* from, T* to, std::size_t count) {
-  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < count) to[i] = from[i];
-}
-
 // A rank's block in the sample all-gather: its item count, then s samples.
 inline constexpr int dist_header_words = 1;
 
+// Also zeroes the `tail` bytes after the sorted keys and after the sorted values (a padded piece
+// of the exchange may send them along), where a memset would take a launch of its own. A
+// chained launch after the sort.
 template <bool Descending, class Key>
 __global__ void gather_samples_kernel(const Key* d_sorted, long long num_items, long long samples, int begin_bit,
-                                      int end_bit, cuda::std::uint64_t* d_block) {
+                                      int end_bit, cuda::std::uint64_t* d_block, unsigned char* d_keys_tail,
+                                      unsigned char* d_values_tail, int tail_key_bytes, int tail_value_bytes) {
+  wait_for_previous_grid();
   const long long j = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const long long step = gridDim.x * static_cast<long long>(blockDim.x);
+  for (long long b = j; b < tail_key_bytes || b < tail_value_bytes; b += step) {
+    if (b < tail_key_bytes) d_keys_tail[b] = 0;
+    if (b < tail_value_bytes) d_values_tail[b] = 0;
+  }
   if (j == 0) d_block[0] = static_cast<cuda::std::uint64_t>(num_items);
   if (j >= samples) return;
   d_block[dist_header_words + j] =
@@ -79,6 +83,7 @@ __device__ inline int first_multiple_above(unsigned __int128 bound, unsigned __i
 // the ones between split each rank's share into the exchange's rounds.
 __global__ inline void choose_splitters_kernel(const cuda::std::uint64_t* d_blocks, int num_ranks, int num_buckets,
                                                long long s, dist_key* d_splitters) {
+  let_next_grid_launch();  // find_send_bounds_kernel, chained
   using u128 = unsigned __int128;
   const long long words = s + dist_header_words;
   const auto count_of = [&](int r) { return static_cast<long long>(d_blocks[r * words]); };
@@ -190,11 +195,13 @@ __device__ void warp_window_bounds(const Key* d_sorted, long long num_items, cud
 
 // d_bounds[t] = the rank's items below splitter t (t < B - 1, B buckets), one warp a splitter;
 // d_bounds[B - 1] = all of them; d_bounds[B] = its output capacity (the other ranks check their
-// sends against it). Launch at least B - 1 warps, in blocks of whole warps.
+// sends against it). Launch at least B - 1 warps, in blocks of whole warps, chained after
+// choose_splitters_kernel.
 template <bool Descending, class Key>
 __global__ void find_send_bounds_kernel(const Key* d_sorted, long long num_items, long long capacity, int rank,
                                         const dist_key* d_splitters, int num_buckets, int begin_bit, int end_bit,
                                         long long* d_bounds) {
+  wait_for_previous_grid();
   const long long thread = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (thread == 0) {
     d_bounds[num_buckets - 1] = num_items;
