@@ -1,8 +1,7 @@
 // The predicate contracts of device_select.cuh (once per item) and device_partition.cuh (once, or
 // in the two-kernel form of 4-byte aligned items at most twice, every item alike) on every
-// dispatch path: a block per
-// tile, the reduce-ahead schedule, the one-pass and two-kernel partitions; never on items past
-// the end. The items are their own indices, so the predicate counts its calls per item in device
+// dispatch path: a block per tile, the reduce-ahead schedule, the one-pass and two-kernel
+// partitions; never on items past the end. The items are their own indices, so the predicate counts its calls per item in device
 // memory; the results are checked against the host too.
 #include <upsweep/compact/device_partition.cuh>
 #include <upsweep/compact/device_select.cuh>
