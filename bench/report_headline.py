@@ -16,7 +16,7 @@ HEADLINE_ROWS = [
     ("select_if, 50 % kept, int32", "compact", "select_if_i32_50pct", [10**9, 10**5]),
     ("unique, 50 %, int32", "compact", "unique_i32_50pct", [10**9, 10**5]),
     ("run-length encode, 50 %, int32", "compact", "run_length_encode_i32_50pct", [10**9, 10**5]),
-    ("stable partition, 50 %, int32", "compact", "partition_i32_50pct", [10**9, 10**5]),
+    ("partition (CUB's order), 50 %, int32", "compact", "partition_i32_50pct", [10**9, 10**5]),
     ("histogram, 256 bins, u32", "histogram", "even_u32_256", [2**28]),
     ("histogram, 256 bins, u8", "histogram", "even_u8_256", [2**30]),
 ]

@@ -145,11 +145,26 @@ BARS = [
     ("sort", "keys_u32", 1 << 16, 1.0),
     ("sort", "keys_u32_low8", 1 << 28, 2.0),
     ("compact", "select_if_i32_50pct", 10 ** 9, 1.05),
-    ("compact", "partition_i32_50pct", 10 ** 9, 1.0),
     ("compact", "unique_i32_50pct", 10 ** 9, 1.0),
     ("compact", "run_length_encode_i32_50pct", 10 ** 9, 1.0),
 ] + [("compact", f"{op}_i32_50pct", 10 ** e, 1.0)  # issue 5: n up to 10^5 no slower than CUB
-      for op in ("select_if", "partition", "unique", "run_length_encode") for e in range(2, 6)]
+      for op in ("select_if", "unique", "run_length_encode") for e in range(2, 6)]
+
+# Issue 27, the group-by family and the partitions: 1.05x CUB from 10^6 items, 1.0x below; the
+# segmented sum 1.2x; CUB's partition contract 1.05x at 10^9 (int32, 50 %) and 1.0x elsewhere.
+GROUP_CASES = [f"{op}_{t}_{run}" for op in ("reduce_by_key", "unique_by_key", "inclusive_scan_by_key")
+               for t in ("i32", "i64") for run in ("run1.5", "run16", "run1000")]
+GROUP_CASES += [f"non_trivial_runs_i32_{run}" for run in ("run1.5", "run16", "run1000")]
+BARS += [("compact", case, 10 ** e, 1.05 if e >= 6 else 1.0) for case in GROUP_CASES for e in range(2, 10)]
+BARS += [("compact", "segmented_sum_i32_avg100", 10 ** e, 1.2 if e >= 6 else 1.0) for e in range(4, 9)]
+BARS += [("compact", f"partition_{case}", 10 ** e, 1.05 if (case, e) == ("i32_50pct", 9) else 1.0)
+         for case in ("i32_1pct", "i32_50pct", "i32_99pct", "i64_50pct") for e in range(2, 10)]
+BARS += [("compact", f"partition_three_way_{t}_50pct", 10 ** e, 1.0) for t in ("i32", "i64") for e in range(2, 10)]
+
+# Floors without a CUB function: (suite, case, n, the floor as a multiple of the copy row's time,
+# the most the Upsweep row may take relative to that floor). The stable partition moves 3n words
+# where the copy moves 2n.
+FLOOR_BARS = [("compact", "stable_partition_i32_50pct", 10 ** 9, 1.5, 1.10)]
 
 
 def bars_table(results):
@@ -168,9 +183,16 @@ def bars_table(results):
             missing = "no Upsweep row" if cub else "no CUB row"
             body.append([f"{suite}/{case} {fmt_n(n)}", fmt(mine["ms"]) if mine else "-",
                          fmt(cub["ms"]) if cub else "-", "-", f">= {bar:.2f}x: {missing}"])
+    for suite, case, n, floor_factor, bar in FLOOR_BARS:
+        mine, copy = results.get((suite, case, "upsweep", n)), results.get((suite, case, "copy", n))
+        if mine and copy:
+            ratio = mine["ms"] / (floor_factor * copy["ms"])
+            verdict = "met" if ratio <= bar else "missed"
+            body.append([f"{suite}/{case} {fmt_n(n)}", fmt(mine["ms"]), f"floor {fmt(floor_factor * copy['ms'])}",
+                         f"{ratio:.2f}x floor", f"<= {bar:.2f}x floor: {verdict}"])
     if not body:
         return None
-    return ("### Bars (issues 4 and 5): throughput relative to CUB's faster configuration\n\n" +
+    return ("### Bars: throughput relative to CUB's faster configuration (or time against a floor)\n\n" +
             table(["row", "Upsweep ms", "CUB ms", "Upsweep / CUB", "bar"], body))
 
 

@@ -95,9 +95,10 @@ deliberate_errors='StickyError.*:Faults.AnAllocationLargerThanTheGpu*'
 # wave of tiles takes two kernels.
 dispatch_boundaries='RadixSort/default_u32.pairs_match_cub_bitwise_at_the_largest_test_size'
 dispatch_boundaries+=':RadixSort/default_u64.pairs_match_cub_bitwise_at_the_largest_test_size'
-dispatch_boundaries+=':DevicePartition.CoreCallIsCapturedInACudaGraphAndReplays'
+dispatch_boundaries+=':StablePartition.CoreCallIsCapturedInACudaGraphAndReplays'
 # Every primitive and dispatch form once, for a sanitizer that cannot afford the whole binary.
-representative='WarpScan.*:BlockScan.*:TileState.*:DeviceScan.*:DeviceReduce.*:DeviceSelect.*:DevicePartition.*'
+representative='WarpScan.*:BlockScan.*:TileState.*:DeviceScan.*:DeviceReduce.*:DeviceSelect.*:StablePartition.*'
+representative+=':Partition.*:ReduceByKey.*:ScanByKey.*:NonTrivialRuns.*:SegmentedReduce.*'
 representative+=':DeviceRunLengthEncode.*:Histogram.*:RadixSort/default_u32.*:RadixSort/default_u64.*'
 representative+=':RadixSort/single_tile_u32.*:RadixSort/large_input_u32.*:RadixSortValues/*'
 representative+=':RadixSortDoubleBuffer.*:RadixSortDecomposer.*:RadixSortGraph.*:CompiledApi.*'
@@ -160,9 +161,10 @@ tier_full_sanitizers() {
 # binary kept all 17 shards busy past 570 s, sparse or not; this set with every host-sort test
 # finished 10 of 11 shards (no hazards), the slowest test 337 s. 9000 items still give every
 # look-back three tiles of 4096.
-racecheck_set='WarpScan.*:BlockScan.*:TileState.*:DeviceScan.*:DeviceReduce.*:DeviceSelect.*:DevicePartition.*'
+racecheck_set='WarpScan.*:BlockScan.*:TileState.*:DeviceScan.*:DeviceReduce.*:DeviceSelect.*:StablePartition.*'
+racecheck_set+=':Partition.*:ReduceByKey.*:ScanByKey.*:NonTrivialRuns.*:SegmentedReduce.*'
 racecheck_set+=':DeviceRunLengthEncode.*:Histogram.*:DeviceScanTyped/0.*:DeviceReduceTyped/0.*:DeviceSelectTyped/0.*'
-racecheck_set+=':DevicePartitionTyped/0.*:RunLengthEncodeTyped/0.*:HistogramTyped/0.*:RadixSort/default_u32.*'
+racecheck_set+=':StablePartitionTyped/0.*:PartitionTyped/0.*:RunLengthEncodeTyped/0.*:HistogramTyped/0.*:RadixSort/default_u32.*'
 racecheck_set+=':RadixSort/default_u64.*:RadixSort/default_u8.*:RadixSort/ballot_u32.*:RadixSort/match_any_u64.*'
 racecheck_set+=':RadixSort/ballot256_window_f32.*:RadixSort/single_tile_u32.*:RadixSort/large_input_u32.*'
 racecheck_set+=':RadixSortValues/u32.*:RadixSortDoubleBuffer.*:RadixSortDecomposer.*:RadixSortGraph.*:CompiledApi.*'

@@ -33,7 +33,7 @@ cudaError_t compact_call(const compact_job& job, void* d_temp, std::size_t& byte
       if (job.mask) return upsweep::select_flagged(d_temp, bytes, d_in, d_mask, d_out, d_count, n, stream);
       return upsweep::select_if(d_temp, bytes, d_in, d_out, d_count, n, *job.where, stream);
     case compact_mode::partition:
-      return upsweep::partition(d_temp, bytes, d_in, d_out, d_count, n, *job.where, stream);
+      return upsweep::stable_partition(d_temp, bytes, d_in, d_out, d_count, n, *job.where, stream);
     case compact_mode::count:
       if (job.mask) return upsweep::count_if(d_temp, bytes, d_mask, d_count, n, nonzero{}, stream);
       return upsweep::count_if(d_temp, bytes, d_in, d_count, n, *job.where, stream);

@@ -1,8 +1,7 @@
 // Definitions of the compiled compaction API (see <upsweep/compact.hpp>), shared by the
 // compact_api_*.cu files that instantiate them a few element types at a time. select_if,
-// select_flagged, count_if and partition are the template layer's; unique is the select kernel
-// with run-head flags (select_kernels.cuh, run_head_flags), run_length_encode its own one-pass
-// kernel (run_length_kernels.cuh).
+// select_flagged, count_if, partition and unique are the template layer's (unique: the select
+// kernel with run-head flags), run_length_encode its own one-pass kernel (run_length_kernels.cuh).
 #pragma once
 
 #include <upsweep/compact.hpp>
@@ -10,9 +9,11 @@
 #include <upsweep/compact/detail/run_length_dispatch.cuh>
 #include <upsweep/compact/device_partition.cuh>
 #include <upsweep/compact/device_select.cuh>
+#include <upsweep/compact/device_unique.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/temp_storage.hpp>
 
+#include <cuda/std/functional>
 #include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
@@ -24,11 +25,8 @@ namespace upsweep::detail {
 template <class T>
 cudaError_t unique_core(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
                         std::int64_t* d_num_selected, std::int64_t num_items, cudaStream_t stream) {
-  // The run-head flags read d_in[i - 1], which an in-place output may already have replaced.
-  if (d_temp_storage != nullptr && ranges_overlap(d_in, d_out, num_items)) return cudaErrorInvalidValue;
-  return dispatch_select<select_policy_t<void, const T*>, select_output::survivors>(
-      d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, run_head_flags<T>{d_in},
-      stream);
+  return upsweep::unique<void>(d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items,
+                               cuda::std::equal_to<>{}, stream);
 }
 
 template <class T>
@@ -37,7 +35,7 @@ cudaError_t run_length_encode_core(void* d_temp_storage, std::size_t& temp_stora
                                    std::int64_t num_items, cudaStream_t stream) {
   return dispatch_run_length_encode<default_run_length_policy<T>>(d_temp_storage, temp_storage_bytes, d_in,
                                                                   d_unique_out, d_run_lengths, d_num_runs, num_items,
-                                                                  stream);
+                                                                  cuda::std::equal_to<>{}, stream);
 }
 
 }  // namespace upsweep::detail
@@ -70,11 +68,17 @@ cudaError_t run_length_encode_core(void* d_temp_storage, std::size_t& temp_stora
                        std::int64_t num_items, predicate<T> pred, cudaStream_t stream) {                            \
     return count_if<void>(d_temp_storage, temp_storage_bytes, d_in, d_count, num_items, pred, stream);               \
   }                                                                                                                  \
-  cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,             \
-                        std::int64_t* d_num_selected, std::int64_t num_items, predicate<T> pred,                    \
-                        cudaStream_t stream) {                                                                      \
+  cudaError_t stable_partition(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,       \
+                               std::int64_t* d_num_selected, std::int64_t num_items, predicate<T> pred,              \
+                               cudaStream_t stream) {                                                                \
+    return stable_partition<void>(d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, pred,  \
+                                  stream);                                                                           \
+  }                                                                                                                  \
+  cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,              \
+                        std::int64_t* d_num_selected, std::int64_t num_items, predicate<T> pred,                     \
+                        cudaStream_t stream) {                                                                       \
     return partition<void>(d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, pred,         \
-                           stream);                                                                                 \
+                           stream);                                                                                  \
   }                                                                                                                  \
   cudaError_t unique(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,                \
                      std::int64_t* d_num_selected, std::int64_t num_items, cudaStream_t stream) {                   \
@@ -99,12 +103,17 @@ cudaError_t run_length_encode_core(void* d_temp_storage, std::size_t& temp_stora
                 cudaStream_t stream) {                                                                              \
     UPSWEEP_COMPACT_CONVENIENCE(count_if<void>, "count_if", d_in, d_count, num_items, pred, stream);                 \
   }                                                                                                                  \
-  void partition(const T* d_in, T* d_out, std::int64_t* d_num_selected, std::int64_t num_items, predicate<T> pred,  \
-                 cudaStream_t stream) {                                                                             \
+  void stable_partition(const T* d_in, T* d_out, std::int64_t* d_num_selected, std::int64_t num_items,               \
+                        predicate<T> pred, cudaStream_t stream) {                                                    \
+    UPSWEEP_COMPACT_CONVENIENCE(stable_partition<void>, "stable_partition", d_in, d_out, d_num_selected, num_items,  \
+                                pred, stream);                                                                       \
+  }                                                                                                                  \
+  void partition(const T* d_in, T* d_out, std::int64_t* d_num_selected, std::int64_t num_items, predicate<T> pred,   \
+                 cudaStream_t stream) {                                                                              \
     UPSWEEP_COMPACT_CONVENIENCE(partition<void>, "partition", d_in, d_out, d_num_selected, num_items, pred, stream); \
   }                                                                                                                  \
   void unique(const T* d_in, T* d_out, std::int64_t* d_num_selected, std::int64_t num_items, cudaStream_t stream) { \
-    UPSWEEP_COMPACT_CONVENIENCE(detail::unique_core, "unique", d_in, d_out, d_num_selected, num_items, stream);       \
+    UPSWEEP_COMPACT_CONVENIENCE(detail::unique_core, "unique", d_in, d_out, d_num_selected, num_items, stream);      \
   }                                                                                                                  \
   void run_length_encode(const T* d_in, T* d_unique_out, std::int64_t* d_run_lengths, std::int64_t* d_num_runs,     \
                          std::int64_t num_items, cudaStream_t stream) {                                             \
@@ -121,7 +130,11 @@ cudaError_t run_length_encode_core(void* d_temp_storage, std::size_t& temp_stora
   std::int64_t count_if(const T* d_in, std::int64_t num_items, predicate<T> pred, cudaStream_t stream) {            \
     UPSWEEP_COMPACT_TO_HOST("count_if", count_if(d_in, d_count, num_items, pred, stream));                           \
   }                                                                                                                  \
-  std::int64_t partition(const T* d_in, T* d_out, std::int64_t num_items, predicate<T> pred, cudaStream_t stream) { \
+  std::int64_t stable_partition(const T* d_in, T* d_out, std::int64_t num_items, predicate<T> pred,                  \
+                                cudaStream_t stream) {                                                               \
+    UPSWEEP_COMPACT_TO_HOST("stable_partition", stable_partition(d_in, d_out, d_count, num_items, pred, stream));    \
+  }                                                                                                                  \
+  std::int64_t partition(const T* d_in, T* d_out, std::int64_t num_items, predicate<T> pred, cudaStream_t stream) {  \
     UPSWEEP_COMPACT_TO_HOST("partition", partition(d_in, d_out, d_count, num_items, pred, stream));                  \
   }                                                                                                                  \
   std::int64_t unique(const T* d_in, T* d_out, std::int64_t num_items, cudaStream_t stream) {                       \

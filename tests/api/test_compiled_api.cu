@@ -177,9 +177,13 @@ TEST_F(CompiledApi, SelectCountAndPartitionAgreeWithStdForEveryPredicateKind) {
     EXPECT_TRUE(same_bits(d_out.download(num_kept), kept));
     upsweep::count_if(d_items.data(), d_count.data(), n, p);
     EXPECT_EQ(d_count.download()[0], num_kept);
-    EXPECT_EQ(upsweep::partition(d_items.data(), d_out.data(), n, p), num_kept);
+    EXPECT_EQ(upsweep::stable_partition(d_items.data(), d_out.data(), n, p), num_kept);
     auto both = kept;
     both.insert(both.end(), rejected.begin(), rejected.end());
+    EXPECT_TRUE(same_bits(d_out.download(), both));
+    // partition: the rejected side reversed, as CUB writes it.
+    EXPECT_EQ(upsweep::partition(d_items.data(), d_out.data(), n, p), num_kept);
+    std::reverse(both.begin() + num_kept, both.end());
     EXPECT_TRUE(same_bits(d_out.download(), both));
   }
 }

@@ -61,7 +61,7 @@ void expect_one_call_per_item(call c, std::int64_t n) {
       case call::count_if:
         return upsweep::count_if<Policy>(temp, bytes, d_in.data(), d_count.data(), n, pred);
       default:
-        return upsweep::partition<Policy>(temp, bytes, d_in.data(), d_out.data(), d_count.data(), n, pred);
+        return upsweep::stable_partition<Policy>(temp, bytes, d_in.data(), d_out.data(), d_count.data(), n, pred);
     }
   };
   check(run(nullptr), "size query");

@@ -277,7 +277,7 @@ TEST_F(Concurrency, ConvenienceCallsFromManyThreadsShareNothing) {
       std::vector<float> expected = items;
       std::stable_sort(expected.begin(), expected.end());
       if (download(d_out.data(), n, stream) != expected) log.add("thread " + std::to_string(t) + ": sort_keys");
-      const std::int64_t kept = upsweep::partition(d_items.data(), d_out.data(), n, predicate<float>::less(0.0f), stream);
+      const std::int64_t kept = upsweep::stable_partition(d_items.data(), d_out.data(), n, predicate<float>::less(0.0f), stream);
       std::vector<float> part = items;
       std::stable_partition(part.begin(), part.end(), [](float x) { return x < 0.0f; });
       const auto got = download(d_out.data(), n, stream);

@@ -79,7 +79,7 @@ TEST_F(Faults, ConvenienceCallsWithNullPointersThrowInvalidValueAndLeaveTheConte
   EXPECT_EQ(thrown_code([&] { upsweep::select_if(d_a.data(), static_cast<std::uint32_t*>(nullptr), d_count.data(), n,
                                                   predicate<std::uint32_t>::odd()); }),
             cudaErrorInvalidValue);
-  EXPECT_EQ(thrown_code([&] { upsweep::partition(d_a.data(), d_a.data(), n, predicate<std::uint32_t>::odd()); }),
+  EXPECT_EQ(thrown_code([&] { upsweep::stable_partition(d_a.data(), d_a.data(), n, predicate<std::uint32_t>::odd()); }),
             cudaErrorInvalidValue)
       << "partition in place";
   EXPECT_EQ(thrown_code([&] { upsweep::histogram_even(null_u32, n, d_b.data(), 16,

@@ -155,7 +155,7 @@ TEST(BadArguments, CompactionRefusesNullPointersAndForbiddenOverlap) {
             cudaErrorInvalidValue);
   // Partition writes rejected items to the back: its output may not touch its input at all.
   const auto part = [&](std::int16_t* o) {
-    return real_call([&](void* t, std::size_t& b) { return upsweep::partition(t, b, in, o, count, n, odd); });
+    return real_call([&](void* t, std::size_t& b) { return upsweep::stable_partition(t, b, in, o, count, n, odd); });
   };
   EXPECT_EQ(part(items.as<std::int16_t>()), cudaErrorInvalidValue) << "in place";
   EXPECT_EQ(part(items.as<std::int16_t>() + n - 1), cudaErrorInvalidValue) << "overlapping the last item";
@@ -261,7 +261,7 @@ TEST(BadArguments, ConvenienceLayerThrowsCudaErrorForBadScalars) {
                              static_cast<const long long*>(nullptr), 0);
   }));
   EXPECT_TRUE(throws_invalid([] { upsweep::inclusive_sum(static_cast<const float*>(nullptr), nullptr, -1); }));
-  EXPECT_TRUE(throws_invalid([] { upsweep::partition(static_cast<const float*>(nullptr), nullptr, nullptr, -5,
+  EXPECT_TRUE(throws_invalid([] { upsweep::stable_partition(static_cast<const float*>(nullptr), nullptr, nullptr, -5,
                                                      upsweep::predicate<float>::finite()); }));
 }
 

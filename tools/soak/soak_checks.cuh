@@ -265,8 +265,8 @@ std::string check_select(const config& c, device_arena& arena, std::mt19937_64& 
       return "wrote past the count";
     }
   } else {  // partition: selected, then rejected, both in input order
-    call(c, arena, [&](void* t, std::size_t& b) { return upsweep::partition(t, b, d_in, d_out, d_count, c.n, pred); },
-         [&] { upsweep::partition(d_in, d_out, d_count, c.n, pred); });
+    call(c, arena, [&](void* t, std::size_t& b) { return upsweep::stable_partition(t, b, d_in, d_out, d_count, c.n, pred); },
+         [&] { upsweep::stable_partition(d_in, d_out, d_count, c.n, pred); });
     count = download(d_count, 1)[0];
     expected.insert(expected.end(), rejected.begin(), rejected.end());
     if (count != static_cast<std::int64_t>(in.size() - rejected.size())) return "split point " + std::to_string(count);

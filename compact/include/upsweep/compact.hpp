@@ -115,6 +115,11 @@ struct predicate {
                                    cudaStream_t stream = 0);                                                         \
   /* Items where pred is true first, then the others, both in input order (stable); *d_num_selected = the split;    \
      d_out must not overlap d_in; async. */                                                                          \
+  UPSWEEP_API cudaError_t stable_partition(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,    \
+                                           T* d_out, std::int64_t* d_num_selected, std::int64_t num_items,          \
+                                           predicate<T> pred, cudaStream_t stream = 0);                              \
+  /* Items where pred is true first in input order, then the others in reverse input order (CUB's                    \
+     DevicePartition::If); *d_num_selected = the split; d_out must not overlap d_in; async. */                       \
   UPSWEEP_API cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,  \
                                     std::int64_t* d_num_selected, std::int64_t num_items, predicate<T> pred,         \
                                     cudaStream_t stream = 0);                                                        \
@@ -136,6 +141,9 @@ struct predicate {
   /* Convenience count_if: the count stays on the device; throws upsweep::cuda_error; async. */                       \
   UPSWEEP_API void count_if(const T* d_in, std::int64_t* d_count, std::int64_t num_items, predicate<T> pred,         \
                             cudaStream_t stream = 0);                                                                \
+  /* Convenience stable_partition: stream-ordered temporaries, throws upsweep::cuda_error; async. */                  \
+  UPSWEEP_API void stable_partition(const T* d_in, T* d_out, std::int64_t* d_num_selected, std::int64_t num_items,  \
+                                    predicate<T> pred, cudaStream_t stream = 0);                                     \
   /* Convenience partition: stream-ordered temporaries, throws upsweep::cuda_error; async. */                         \
   UPSWEEP_API void partition(const T* d_in, T* d_out, std::int64_t* d_num_selected, std::int64_t num_items,         \
                              predicate<T> pred, cudaStream_t stream = 0);                                            \
@@ -154,6 +162,9 @@ struct predicate {
   /* count_if returning the count to the host: synchronises `stream`; throws upsweep::cuda_error. */                 \
   UPSWEEP_API std::int64_t count_if(const T* d_in, std::int64_t num_items, predicate<T> pred,                       \
                                     cudaStream_t stream = 0);                                                        \
+  /* stable_partition returning the split point to the host: synchronises `stream`; throws cuda_error. */         \
+  UPSWEEP_API std::int64_t stable_partition(const T* d_in, T* d_out, std::int64_t num_items, predicate<T> pred,     \
+                                            cudaStream_t stream = 0);                                                \
   /* partition returning the split point to the host: synchronises `stream`; throws upsweep::cuda_error. */          \
   UPSWEEP_API std::int64_t partition(const T* d_in, T* d_out, std::int64_t num_items, predicate<T> pred,            \
                                      cudaStream_t stream = 0);                                                       \

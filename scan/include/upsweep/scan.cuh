@@ -6,6 +6,7 @@
 #include <upsweep/scan/block_scan.cuh>
 #include <upsweep/scan/device_reduce.cuh>
 #include <upsweep/scan/device_scan.cuh>
+#include <upsweep/scan/device_segmented_reduce.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/scan/warp_reduce.cuh>
 #include <upsweep/scan/warp_scan.cuh>

@@ -1,34 +1,85 @@
-// Device layer: stable partition. Selected items first, rejected after them, both in input order
-// (CUB reverses the rejected tail). A rejected item's place depends on the selected count of the
-// whole input. Inputs whose tiles fit in one wave of resident blocks (about 3 million 4-byte
-// items on an H100) take one pass: n reads and n writes, every tile's count shared at a grid
-// barrier. Larger ones take two kernels: the select kernel writes the rejected items to the back in
-// reverse order in its single pass over the input, then a second kernel reverses that tail in
-// place, 2 * (number rejected) more, no temporary copy of the items. Not in place: d_out must not
-// overlap d_in (equal pointers are cudaErrorInvalidValue). The split point (the selected count)
-// goes to d_num_selected.
-// The predicate is called on the device, never past the end, once per item, except that the
-// two-kernel form for 4-byte items from a 16-byte aligned pointer may call it twice per item:
-// its first pass on the reduce-ahead schedule flags a tile on each of its two visits (keeping the
-// flags between them, as select does, made that pass 1.35x slower). Core and convenience layers
-// as in device_select.cuh; the forms returning the split point to the host synchronise the
-// stream.
+// Device layer: the partition family, named as the standard library names it. Both put the items
+// for which pred is true first, in input order, and write the split point (their count) to
+// d_num_selected; they differ in the rejected items after it:
+//  - stable_partition: in input order (std::stable_partition). A rejected item's place depends on
+//    the selected count of the whole input. Inputs whose tiles fit in one wave of resident blocks
+//    (about 3 million 4-byte items on an H100) take one pass: n reads and n writes, every tile's
+//    count shared at a grid barrier. Larger ones take two kernels: the select kernel writes the
+//    rejected items to the back in reverse order in its single pass over the input, then a second
+//    kernel reverses that tail in place, 2 * (number rejected) more, no temporary copy.
+//  - partition: in reverse input order, as cub::DevicePartition::If writes them (std::partition
+//    promises no order). One pass at every size: the first kernel of stable_partition alone.
+//  - partition_three_way: items for which pred1 is true to d_first_out, those for which pred1 is
+//    false and pred2 true to d_second_out, the others to d_unselected_out, each in input order, as
+//    cub::DevicePartition::If with two predicates writes them; the two parts' sizes go to
+//    d_num_selected[0] and [1]. pred1 is called once per item, pred2 once per item pred1 rejects,
+//    neither past the end. One pass at every size.
+// Not in place: d_out must not overlap d_in (cudaErrorInvalidValue for raw pointers). The
+// predicate is called on the device, never past the end, once per item, except on the
+// reduce-ahead schedule (4-byte items from a 16-byte aligned pointer, more tiles than resident
+// blocks), where the select kernel flags a tile on each of its two visits: twice per item there
+// (keeping the flags between them, as select does, made that pass 1.35x slower). Core and
+// convenience layers as in device_select.cuh; the forms returning the split point to the host
+// synchronise the stream.
 #pragma once
 
 #include <upsweep/compact/detail/host_count.hpp>
 #include <upsweep/compact/detail/partition_dispatch.cuh>
+#include <upsweep/compact/detail/partition_three_way.cuh>
 #include <upsweep/util/stream_allocation.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
 namespace upsweep {
 
+// A block per tile of 256 x 12 (4-byte items), three resident blocks asked of ptxas. upsweep-bench
+// tune/partition_three_way_i32_50pct (H200, 2026-11-27, 10^9 items, ms): 256 x 16 at 2 / 3 blocks
+// 12.0 / 11.1, 256 x 12 at 3 10.2, 256 x 8 at 4 10.3, 128 x 16 at 4 12.4 (CUB 3.79).
+template <class T>
+using default_three_way_policy =
+    select_policy<256, sizeof(T) <= 4 ? 12 : detail::default_select_items_per_thread<T>(), tile_io::transpose,
+                  default_look_back_delay_ns, 3, 1200>;
+
+// ---- core layer -------------------------------------------------------------------------------
+
+template <class Policy = void, class InputIt, class OutputIt, class Pred>
+cudaError_t stable_partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
+                             std::int64_t* d_num_selected, std::int64_t num_items, Pred pred,
+                             cudaStream_t stream = 0) {
+  return detail::dispatch_partition<detail::select_policy_t<Policy, InputIt>>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, pred, stream);
+}
+
 template <class Policy = void, class InputIt, class OutputIt, class Pred>
 cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                       std::int64_t* d_num_selected, std::int64_t num_items, Pred pred, cudaStream_t stream = 0) {
-  return detail::dispatch_partition<detail::select_policy_t<Policy, InputIt>>(
+  return detail::dispatch_partition_reversed<detail::select_policy_t<Policy, InputIt>>(
       d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, pred, stream);
+}
+
+template <class Policy = void, class InputIt, class FirstIt, class SecondIt, class UnselectedIt, class Pred1,
+          class Pred2>
+cudaError_t partition_three_way(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                                FirstIt d_first_out, SecondIt d_second_out, UnselectedIt d_unselected_out,
+                                std::int64_t* d_num_selected, std::int64_t num_items, Pred1 pred1, Pred2 pred2,
+                                cudaStream_t stream = 0) {
+  using item_t = typename cuda::std::iterator_traits<InputIt>::value_type;
+  using policy_t = cuda::std::conditional_t<cuda::std::is_void_v<Policy>, default_three_way_policy<item_t>, Policy>;
+  return detail::dispatch_three_way_partition<policy_t>(d_temp_storage, temp_storage_bytes, d_in, d_first_out,
+                                                        d_second_out, d_unselected_out, d_num_selected, num_items,
+                                                        pred1, pred2, stream);
+}
+
+// ---- convenience layer: stream-ordered temporaries, throws upsweep::cuda_error ----------------
+
+template <class InputIt, class OutputIt, class Pred>
+void stable_partition(InputIt d_in, OutputIt d_out, std::int64_t* d_num_selected, std::int64_t num_items, Pred pred,
+                      cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::stable_partition", stream, [&](void* d_temp, std::size_t& bytes) {
+    return stable_partition(d_temp, bytes, d_in, d_out, d_num_selected, num_items, pred, stream);
+  });
 }
 
 template <class InputIt, class OutputIt, class Pred>
@@ -39,11 +90,41 @@ void partition(InputIt d_in, OutputIt d_out, std::int64_t* d_num_selected, std::
   });
 }
 
-// Returns the split point; synchronises `stream`.
+template <class InputIt, class FirstIt, class SecondIt, class UnselectedIt, class Pred1, class Pred2>
+void partition_three_way(InputIt d_in, FirstIt d_first_out, SecondIt d_second_out, UnselectedIt d_unselected_out,
+                         std::int64_t* d_num_selected, std::int64_t num_items, Pred1 pred1, Pred2 pred2,
+                         cudaStream_t stream = 0) {
+  detail::with_temp_storage("upsweep::partition_three_way", stream, [&](void* d_temp, std::size_t& bytes) {
+    return partition_three_way(d_temp, bytes, d_in, d_first_out, d_second_out, d_unselected_out, d_num_selected,
+                               num_items, pred1, pred2, stream);
+  });
+}
+
+// ---- convenience layer returning the split point: these synchronise `stream` ------------------
+
+template <class InputIt, class OutputIt, class Pred>
+std::int64_t stable_partition(InputIt d_in, OutputIt d_out, std::int64_t num_items, Pred pred,
+                              cudaStream_t stream = 0) {
+  return detail::count_to_host("upsweep::stable_partition", stream, [&](std::int64_t* d_count) {
+    stable_partition(d_in, d_out, d_count, num_items, pred, stream);
+  });
+}
+
 template <class InputIt, class OutputIt, class Pred>
 std::int64_t partition(InputIt d_in, OutputIt d_out, std::int64_t num_items, Pred pred, cudaStream_t stream = 0) {
   return detail::count_to_host("upsweep::partition", stream, [&](std::int64_t* d_count) {
     partition(d_in, d_out, d_count, num_items, pred, stream);
+  });
+}
+
+// The sizes of the first and second parts.
+template <class InputIt, class FirstIt, class SecondIt, class UnselectedIt, class Pred1, class Pred2>
+std::array<std::int64_t, 2> partition_three_way(InputIt d_in, FirstIt d_first_out, SecondIt d_second_out,
+                                                UnselectedIt d_unselected_out, std::int64_t num_items, Pred1 pred1,
+                                                Pred2 pred2, cudaStream_t stream = 0) {
+  return detail::counts_to_host<2>("upsweep::partition_three_way", stream, [&](std::int64_t* d_counts) {
+    partition_three_way(d_in, d_first_out, d_second_out, d_unselected_out, d_counts, num_items, pred1, pred2,
+                        stream);
   });
 }
 

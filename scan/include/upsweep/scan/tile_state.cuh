@@ -58,6 +58,28 @@ __device__ __forceinline__ bool one_claim_each(long long num_tiles) {
   return static_cast<long long>(gridDim.x) >= num_tiles;
 }
 
+// A block's loop over the tiles it claims: thread 0 claims into `claimed` (shared memory), and
+// body(tile) runs for each. The body must hold a barrier (a block scan's) between its start and
+// its end, so that the next claim cannot overtake a slow thread's read of this one.
+template <class State, class Body>
+__device__ __forceinline__ void for_each_claimed_tile(const State& state, long long& claimed, long long num_tiles,
+                                                      Body&& body) {
+  for (;;) {
+    if (threadIdx.x == 0) claimed = state.claim_tile();
+    __syncthreads();
+    const long long tile = claimed;
+    if (tile >= num_tiles) return;
+    body(tile);
+    if (one_claim_each(num_tiles)) return;
+  }
+}
+
+// The grid of a kernel whose blocks claim tiles in a loop: no more blocks than tiles, nor than a
+// grid may have.
+inline unsigned claiming_grid(long long num_tiles) {
+  return static_cast<unsigned>(num_tiles < 0x7fffffffll ? num_tiles : 0x7fffffffll);
+}
+
 }  // namespace detail
 
 template <class T, bool Packed = detail::packs_in_word_v<T>>

@@ -3,10 +3,17 @@
 // that overlap. Iterators other than raw pointers cannot be checked and pass. Host-only.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <type_traits>
 
 namespace upsweep::detail {
+
+// For overloads that take an optional functor where others take the stream (unique(..., eq,
+// stream) beside unique(..., stream)): keeps a stream from being deduced as the functor.
+template <class F>
+using if_not_stream = std::enable_if_t<!std::is_convertible_v<F, cudaStream_t>, int>;
 
 template <class It>
 constexpr bool is_null(const It& it) {

@@ -1,4 +1,4 @@
-// Host dispatch of the stable partition, on the caller's stream, no allocation, no
+// Host dispatch of the partitions, on the caller's stream, no allocation, no
 // synchronisation. Inputs whose tiles fit in one wave take one pass (partition_one_wave_kernel):
 // every tile is resident, so after a grid barrier each knows the split point and writes its
 // rejected items in order straight away. Larger inputs take two kernels: the select kernel writes
@@ -84,6 +84,16 @@ cudaError_t reverse_rejected_tail(OutputIt d_out, const std::int64_t* d_num_sele
   const unsigned grid = static_cast<unsigned>(wanted < resident ? wanted : resident);
   reverse_rejected_kernel<<<grid, reverse_block_threads, 0, stream>>>(d_out, d_num_selected, num_items);
   return cudaGetLastError();
+}
+
+// Selected items first in order, rejected after them in reverse order: the select kernel alone.
+template <class Policy, class InputIt, class OutputIt, class Pred>
+cudaError_t dispatch_partition_reversed(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                                        OutputIt d_out, std::int64_t* d_num_selected, std::int64_t num_items,
+                                        Pred pred, cudaStream_t stream) {
+  return dispatch_select<Policy, select_output::partitioned>(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                             d_num_selected, num_items, predicate_flags<Pred>{pred},
+                                                             stream);
 }
 
 template <class Policy, class InputIt, class OutputIt, class Pred>

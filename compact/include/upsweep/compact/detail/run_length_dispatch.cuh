@@ -70,18 +70,18 @@ std::size_t run_length_state_bytes(std::int64_t num_items) {
                                       : tile_state<global_run_tally>::bytes(num_tiles);
 }
 
-template <class Policy, class T, class LengthT, class State>
+template <class Policy, class T, class LengthT, class State, class Eq>
 cudaError_t launch_run_length_encode(const T* d_in, T* d_unique_out, LengthT* d_run_lengths, std::int64_t* d_num_runs,
-                                     std::int64_t num_items, std::int64_t num_tiles, const State& state,
+                                     std::int64_t num_items, std::int64_t num_tiles, const State& state, Eq eq,
                                      cudaStream_t stream) {
   if constexpr (Policy::schedule == tile_schedule::reduce_ahead && prefetchable_v<T, Policy::items_per_thread>) {
-    constexpr auto kernel = run_length_reduce_ahead_kernel<Policy, T, LengthT, State>;
+    constexpr auto kernel = run_length_reduce_ahead_kernel<Policy, T, LengthT, State, Eq>;
     int resident = 0;
     UPSWEEP_CUDA_RETURN((persistent_grid<kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
     // Worth it once blocks take several tiles (as for select and the scan).
     if (num_tiles > resident && is_aligned_16(d_in)) {
       kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(
-          d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state);
+          d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state, eq);
       return cudaGetLastError();
     }
   }
@@ -90,14 +90,14 @@ cudaError_t launch_run_length_encode(const T* d_in, T* d_unique_out, LengthT* d_
   static_assert(block_policy::tile_items == Policy::tile_items, "the tile state counts the policy's tiles");
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
   run_length_encode_kernel<block_policy><<<grid, block_policy::block_threads, 0, stream>>>(
-      d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state);
+      d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state, eq);
   return cudaGetLastError();
 }
 
-template <class Policy, class T, class LengthT>
+template <class Policy, class T, class LengthT, class Eq>
 cudaError_t dispatch_run_length_encode(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,
                                        T* d_unique_out, LengthT* d_run_lengths, std::int64_t* d_num_runs,
-                                       std::int64_t num_items, cudaStream_t stream) {
+                                       std::int64_t num_items, Eq eq, cudaStream_t stream) {
   static_assert(cuda::std::is_trivially_copyable_v<T>, "items must be trivially copyable");
   static_assert(sizeof(T) >= 1 && sizeof(T) <= 16, "items of 1 to 16 bytes");
   static_assert(cuda::std::is_integral_v<LengthT>, "run lengths are integers");
@@ -122,11 +122,11 @@ cudaError_t dispatch_run_length_encode(void* d_temp_storage, std::size_t& temp_s
   if (packs_run_tallies(num_items)) {
     UPSWEEP_CUDA_RETURN(packed_run_tally_state::initialize(allocations[0], num_tiles, stream));
     return launch_run_length_encode<Policy>(d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles,
-                                            packed_run_tally_state(allocations[0]), stream);
+                                            packed_run_tally_state(allocations[0]), eq, stream);
   }
   UPSWEEP_CUDA_RETURN(tile_state<global_run_tally>::initialize(allocations[0], num_tiles, stream));
   return launch_run_length_encode<Policy>(d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles,
-                                          make_tile_state<global_run_tally>(allocations[0], num_tiles), stream);
+                                          make_tile_state<global_run_tally>(allocations[0], num_tiles), eq, stream);
 }
 
 }  // namespace upsweep::detail

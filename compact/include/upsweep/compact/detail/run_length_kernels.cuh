@@ -86,11 +86,11 @@ struct run_tally_look_back {
 };
 
 // Flags the run heads of `tile`, whose items are in registers.
-template <class Policy, class T, int IPT>
+template <class Policy, class T, int IPT, class Eq>
 __device__ __forceinline__ void mark_tile_heads(const T* d_in, long long tile, long long num_items,
-                                                const T (&items)[IPT], bool (&head)[IPT]) {
+                                                const T (&items)[IPT], bool (&head)[IPT], Eq& eq) {
   const long long tile_first = tile * Policy::tile_items;
-  mark_run_heads(d_in, tile_first, items_in_tile<Policy>(num_items - tile_first), items, head);
+  mark_run_heads(d_in, tile_first, items_in_tile<Policy>(num_items - tile_first), items, head, eq);
 }
 
 // This thread's heads and the tile position of its last one.
@@ -177,31 +177,32 @@ __device__ __forceinline__ void encode_marked_tile(long long tile_idx, long long
 }
 
 // One tile: load, flag the heads, count them across the grid, stage and write the runs.
-template <class Policy, class T, class LengthT, class State>
+template <class Policy, class T, class LengthT, class State, class Eq>
 __device__ __forceinline__ void encode_tile(long long tile_idx, long long num_tiles, long long num_items, const T* d_in,
                                             T* d_unique_out, LengthT* d_run_lengths, cuda::std::int64_t* d_num_runs,
-                                            const State& state, run_length_storage<Policy, T>& s) {
+                                            const State& state, Eq& eq, run_length_storage<Policy, T>& s) {
   constexpr int ipt = Policy::items_per_thread;
   const long long tile_first = tile_idx * Policy::tile_items;
   T items[ipt];
   bool head[ipt];
   load_tile<Policy::io, Policy::block_threads, ipt>(d_in + tile_first, num_items - tile_first, items, s.items);
-  mark_tile_heads<Policy>(d_in, tile_idx, num_items, items, head);
+  mark_tile_heads<Policy>(d_in, tile_idx, num_items, items, head, eq);
   encode_marked_tile<Policy, false>(tile_idx, num_tiles, num_items, items, head, d_unique_out, d_run_lengths,
                                     d_num_runs, state, s, s.items.items);
 }
 
-template <class Policy, class T, class LengthT, class State>
+template <class Policy, class T, class LengthT, class State, class Eq>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     run_length_encode_kernel(const T* d_in, T* d_unique_out, LengthT* d_run_lengths, cuda::std::int64_t* d_num_runs,
-                             long long num_items, long long num_tiles, State state) {
+                             long long num_items, long long num_tiles, State state, Eq eq) {
   __shared__ run_length_storage<Policy, T> storage;
   for (;;) {
     if (threadIdx.x == 0) storage.tile_idx = state.claim_tile();
     __syncthreads();  // the block scan's barriers keep the next claim from overtaking this read
     const long long tile_idx = storage.tile_idx;
     if (tile_idx >= num_tiles) return;
-    encode_tile<Policy>(tile_idx, num_tiles, num_items, d_in, d_unique_out, d_run_lengths, d_num_runs, state, storage);
+    encode_tile<Policy>(tile_idx, num_tiles, num_items, d_in, d_unique_out, d_run_lengths, d_num_runs, state, eq,
+                        storage);
     if (one_claim_each(num_tiles)) return;
   }
 }
@@ -224,15 +225,16 @@ struct run_length_reduce_ahead_storage {
 
 // Run-length encoding on the reduce-ahead schedule (reduce_ahead_schedule.cuh): each iteration
 // claims a tile, copies it into shared memory, marks its heads and publishes its tally at once,
-// then encodes the tile claimed one iteration earlier, marking its heads again (kept as bits
+// then encodes the tile claimed one iteration earlier, marking its heads again, so eq runs twice
+// for each pair of neighbours (kept as bits
 // from the first visit, 10^9 i32 took 4.22 ms against 3.16; H200, 2026-11-26, one call). The
 // outputs never alias the input and tiles write disjoint outputs, so the tile state needs to
 // carry the tallies alone (the packed words order nothing else). d_in 16-byte aligned.
-template <class Policy, class T, class LengthT, class State>
+template <class Policy, class T, class LengthT, class State, class Eq>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     run_length_reduce_ahead_kernel(const T* d_in, T* d_unique_out, LengthT* d_run_lengths,
                                    cuda::std::int64_t* d_num_runs, long long num_items, long long num_tiles,
-                                   State state) {
+                                   State state, Eq eq) {
   constexpr int ipt = Policy::items_per_thread;
   using buffer_t = tile_exchange_storage<T, Policy::block_threads, ipt>;
   __shared__ run_length_reduce_ahead_storage<Policy, T> s;
@@ -240,7 +242,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     T items[ipt];
     bool head[ipt];
     copy_claimed_tile<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
-    mark_tile_heads<Policy>(d_in, tile, num_items, items, head);
+    mark_tile_heads<Policy>(d_in, tile, num_items, items, head, eq);
     const tile_run_tally tally =
         block_reduce<tile_run_tally, Policy::block_threads>(s.reduce).reduce(tally_heads(head), combine_run_tallies{});
     if (threadIdx.x == 0)
@@ -252,7 +254,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     T items[ipt];
     bool head[ipt];
     tile_items_of<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
-    mark_tile_heads<Policy>(d_in, tile, num_items, items, head);
+    mark_tile_heads<Policy>(d_in, tile, num_items, items, head, eq);
     encode_marked_tile<Policy, true>(tile, num_tiles, num_items, items, head, d_unique_out, d_run_lengths, d_num_runs,
                                      state, s, buffer.items);
   };

@@ -60,11 +60,12 @@ struct flag_value<stencil_flags<FlagIt>, BlockThreads, IPT> {
   using buffer = tile_exchange_storage<type, BlockThreads, IPT>;
 };
 
-// Run heads: item i differs from item i - 1 under == (item 0 always), for unique. d_items is
-// the input itself, whose tile is already in registers.
-template <class T>
+// Run heads: eq(item i - 1, item i) is false (item 0 always), for unique. d_items is the input
+// itself, whose tile is already in registers.
+template <class InputIt, class Eq>
 struct run_head_flags {
-  const T* d_items;
+  InputIt d_items;
+  Eq eq;
 };
 
 template <class Pred>
@@ -129,24 +130,25 @@ __device__ __forceinline__ void flag_items(stencil_flags<FlagIt>& source, long l
   for (int i = 0; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < in_tile && static_cast<bool>(flags[i]);
 }
 
-// Flags the run heads of a tile in blocked registers. The item before a thread's first is the
-// previous lane's last (a shuffle); lane 0 loads it, one load per warp, no second pass over
-// the input.
-template <int IPT, class T>
-__device__ __forceinline__ void mark_run_heads(const T* d_items, long long tile_first, int in_tile,
-                                               const T (&items)[IPT], bool (&keep)[IPT]) {
+// Flags the run heads of a tile in blocked registers: eq is called once for each pair of
+// neighbours in the input. The item before a thread's first is the previous lane's last (a
+// shuffle); lane 0 loads it, one load per warp, no second pass over the input.
+template <int IPT, class InputIt, class T, class Eq>
+__device__ __forceinline__ void mark_run_heads(InputIt d_items, long long tile_first, int in_tile,
+                                               const T (&items)[IPT], bool (&keep)[IPT], Eq& eq) {
   T before = shfl_up(items[IPT - 1], 1);
   const long long first = tile_first + item_in_tile<IPT>(0);
   if (lane_id() == 0 && first > 0 && item_in_tile<IPT>(0) < in_tile) before = d_items[first - 1];
-  keep[0] = item_in_tile<IPT>(0) < in_tile && (first == 0 || !(items[0] == before));
+  keep[0] = item_in_tile<IPT>(0) < in_tile && (first == 0 || !static_cast<bool>(eq(before, items[0])));
 #pragma unroll
-  for (int i = 1; i < IPT; ++i) keep[i] = item_in_tile<IPT>(i) < in_tile && !(items[i] == items[i - 1]);
+  for (int i = 1; i < IPT; ++i)
+    keep[i] = item_in_tile<IPT>(i) < in_tile && !static_cast<bool>(eq(items[i - 1], items[i]));
 }
 
-template <class Policy, class T, int IPT, class Storage>
-__device__ __forceinline__ void flag_items(run_head_flags<T>& source, long long tile_first, long long valid,
+template <class Policy, class InputIt, class Eq, class T, int IPT, class Storage>
+__device__ __forceinline__ void flag_items(run_head_flags<InputIt, Eq>& source, long long tile_first, long long valid,
                                            const T (&items)[IPT], bool (&keep)[IPT], Storage&) {
-  mark_run_heads(source.d_items, tile_first, items_in_tile<Policy>(valid), items, keep);
+  mark_run_heads(source.d_items, tile_first, items_in_tile<Policy>(valid), items, keep, source.eq);
 }
 
 // block_scan prefix callback that keeps the block scan in 32 bits: a tile's counts fit an int,

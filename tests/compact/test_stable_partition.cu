@@ -16,7 +16,7 @@ namespace {
 template <class T>
 auto partition_marked() {
   return [](void* t, std::size_t& b, const T* in, T* out, std::int64_t* c, std::int64_t n, cudaStream_t s) {
-    return upsweep::partition(t, b, in, out, c, n, is_marked{}, s);
+    return upsweep::stable_partition(t, b, in, out, c, n, is_marked{}, s);
   };
 }
 
@@ -36,11 +36,11 @@ void check_partition(const std::vector<T>& in) {
 }
 
 template <class T>
-class DevicePartitionTyped : public gpu_test {};
+class StablePartitionTyped : public gpu_test {};
 using partition_types = ::testing::Types<std::uint8_t, rgb3, std::int32_t, vec12, vec16>;
-TYPED_TEST_SUITE(DevicePartitionTyped, partition_types);
+TYPED_TEST_SUITE(StablePartitionTyped, partition_types);
 
-TYPED_TEST(DevicePartitionTyped, KeepsBothSidesInInputOrderAtEverySize) {
+TYPED_TEST(StablePartitionTyped, KeepsBothSidesInInputOrderAtEverySize) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -50,7 +50,7 @@ TYPED_TEST(DevicePartitionTyped, KeepsBothSidesInInputOrderAtEverySize) {
   }
 }
 
-TYPED_TEST(DevicePartitionTyped, EverySelectionPatternMatchesStablePartition) {
+TYPED_TEST(StablePartitionTyped, EverySelectionPatternMatchesStablePartition) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -63,9 +63,9 @@ TYPED_TEST(DevicePartitionTyped, EverySelectionPatternMatchesStablePartition) {
   }
 }
 
-class DevicePartition : public gpu_test {};
+class StablePartition : public gpu_test {};
 
-TEST_F(DevicePartition, EveryPatternAtEverySizeMatchesStablePartition) {
+TEST_F(StablePartition, EveryPatternAtEverySizeMatchesStablePartition) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   for (const std::int64_t n : compact_sizes(tile_of<int>())) {
@@ -76,18 +76,18 @@ TEST_F(DevicePartition, EveryPatternAtEverySizeMatchesStablePartition) {
   }
 }
 
-TEST_F(DevicePartition, InPlaceIsRefused) {
+TEST_F(StablePartition, InPlaceIsRefused) {
   device_buffer<int> buffer(1000);
   device_buffer<std::int64_t> count(1);
   std::size_t bytes = 0;
-  EXPECT_EQ(upsweep::partition(nullptr, bytes, static_cast<const int*>(buffer.data()), buffer.data(), count.data(), 1000,
-                               is_marked{}),
+  EXPECT_EQ(upsweep::stable_partition(nullptr, bytes, static_cast<const int*>(buffer.data()), buffer.data(),
+                                      count.data(), 1000, is_marked{}),
             cudaErrorInvalidValue);
-  EXPECT_THROW(upsweep::partition(static_cast<const int*>(buffer.data()), buffer.data(), 1000, is_marked{}),
+  EXPECT_THROW(upsweep::stable_partition(static_cast<const int*>(buffer.data()), buffer.data(), 1000, is_marked{}),
                upsweep::cuda_error);
 }
 
-TEST_F(DevicePartition, ConvenienceFormReturnsTheSplitPoint) {
+TEST_F(StablePartition, ConvenienceFormReturnsTheSplitPoint) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   const std::int64_t n = 500'003;
@@ -95,9 +95,9 @@ TEST_F(DevicePartition, ConvenienceFormReturnsTheSplitPoint) {
   std::int64_t split = 0;
   const auto expected = stable_partition_marked(host_in, split);
   device_buffer<std::uint64_t> in(host_in), out(n);
-  EXPECT_EQ(upsweep::partition(static_cast<const std::uint64_t*>(in.data()), out.data(), n, is_marked{}), split);
+  EXPECT_EQ(upsweep::stable_partition(static_cast<const std::uint64_t*>(in.data()), out.data(), n, is_marked{}), split);
   expect_same_bytes(out.download().data(), expected.data(), n, "partition");
-  EXPECT_EQ(upsweep::partition(static_cast<const std::uint64_t*>(in.data()), out.data(), 0, is_marked{}), 0);
+  EXPECT_EQ(upsweep::stable_partition(static_cast<const std::uint64_t*>(in.data()), out.data(), 0, is_marked{}), 0);
 }
 
 // Partitions with a policy `Policy`: its persistent grid limit caps the one-pass form's wave.
@@ -106,7 +106,9 @@ void expect_partitions_match_stable_partition(const std::vector<std::int64_t>& s
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   const auto partition = [](void* t, std::size_t& b, const int* in, int* out, std::int64_t* c, std::int64_t n,
-                            cudaStream_t s) { return upsweep::partition<Policy>(t, b, in, out, c, n, is_marked{}, s); };
+                            cudaStream_t s) {
+    return upsweep::stable_partition<Policy>(t, b, in, out, c, n, is_marked{}, s);
+  };
   for_each_marked_input<int>(sizes, every_pattern(), seed, [&](const std::vector<int>& in) {
     std::int64_t split = 0;
     const auto expected = stable_partition_marked(in, split);
@@ -117,7 +119,7 @@ void expect_partitions_match_stable_partition(const std::vector<std::int64_t>& s
 // A wave of two blocks: one pass up to one block of 704 x 16 items (11264), then the select kernel
 // (reducing ahead on two blocks) and the reversal, at sizes where the default policy would take
 // one pass.
-TEST_F(DevicePartition, TwoKernelFormMatchesStablePartitionAtSmallSizes) {
+TEST_F(StablePartition, TwoKernelFormMatchesStablePartitionAtSmallSizes) {
   using two_block_wave = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6, 0,
                                        tile_schedule::reduce_ahead, 2>;
   expect_partitions_match_stable_partition<two_block_wave>(
@@ -126,13 +128,13 @@ TEST_F(DevicePartition, TwoKernelFormMatchesStablePartitionAtSmallSizes) {
 
 // The default policy's one-pass forms on either side of their boundary: up to 11264 items in one
 // block of 704 threads, past it a block per 4096-item tile at the grid barrier.
-TEST_F(DevicePartition, OneBlockAndGridBarrierFormsMatchStablePartitionAtTheirBoundary) {
+TEST_F(StablePartition, OneBlockAndGridBarrierFormsMatchStablePartitionAtTheirBoundary) {
   expect_partitions_match_stable_partition<default_select_policy<int>>({4097, 11263, 11264, 11265, 3 * 4096 + 1});
 }
 
 // Tiles of 64 items: thousands of resident tiles in one pass, meeting at one grid barrier, each
 // summing thousands of tile counts.
-TEST_F(DevicePartition, OnePassOverThousandsOfSmallTilesMatchesStablePartition) {
+TEST_F(StablePartition, OnePassOverThousandsOfSmallTilesMatchesStablePartition) {
   using small_tiles = select_policy<32, 2, tile_io::transpose, 0, 1>;
   expect_partitions_match_stable_partition<small_tiles>(
       {63, 64, 65, 64 * 33 + 1, max_test_items(100'003), max_test_items(200'001)});
@@ -140,7 +142,7 @@ TEST_F(DevicePartition, OnePassOverThousandsOfSmallTilesMatchesStablePartition) 
 
 // Capture proves the core call neither allocates nor synchronises: one pass (the cooperative
 // launch recorded in the graph) and, past a wave, two kernels.
-TEST_F(DevicePartition, CoreCallIsCapturedInACudaGraphAndReplays) {
+TEST_F(StablePartition, CoreCallIsCapturedInACudaGraphAndReplays) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   for (const std::int64_t n : {max_test_items(300'007), max_test_items(6'000'011)}) {
@@ -151,13 +153,13 @@ TEST_F(DevicePartition, CoreCallIsCapturedInACudaGraphAndReplays) {
     device_buffer<int> in(host_in), out(n);
     device_buffer<std::int64_t> count(1);
     std::size_t bytes = 0;
-    CUDA_OK(upsweep::partition(nullptr, bytes, static_cast<const int*>(in.data()), out.data(), count.data(), n,
-                               is_marked{}));
+    CUDA_OK(upsweep::stable_partition(nullptr, bytes, static_cast<const int*>(in.data()), out.data(), count.data(),
+                                      n, is_marked{}));
     device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
     expect_graph_replays(
         [&](cudaStream_t stream) {
-          return upsweep::partition(temp.data(), bytes, static_cast<const int*>(in.data()), out.data(), count.data(),
-                                    n, is_marked{}, stream);
+          return upsweep::stable_partition(temp.data(), bytes, static_cast<const int*>(in.data()), out.data(),
+                                           count.data(), n, is_marked{}, stream);
         },
         [&](cudaStream_t stream) {
           CUDA_OK(poison(out.data(), n, -1, stream));
@@ -177,7 +179,7 @@ struct at_least_two {
 // Past 2^31 items with more than 2^31 selected: the split point, the rejected items' places
 // after it and the reversal's pairs are all 64-bit. Rejected items are 0 and 1, so their order
 // shows; both sides are checked against a host pass.
-TEST_F(DevicePartition, LargePartitionPast2To31ItemsKeepsBothSidesInOrder) {
+TEST_F(StablePartition, LargePartitionPast2To31ItemsKeepsBothSidesInOrder) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   // About 1 in 128 rejected: 2^31 + 2^26 items keep about 2^31 + 2^26 - 2^24 - 2^19.
@@ -185,7 +187,8 @@ TEST_F(DevicePartition, LargePartitionPast2To31ItemsKeepsBothSidesInOrder) {
   device_buffer<std::uint8_t> in(n), out(n, guard_items);
   CUDA_OK(fill_random<std::uint8_t>(in.data(), n, seed, 0, 255));
   CUDA_OK(poison<std::uint8_t>(out.data(), n + guard_items, poison_byte));
-  const std::int64_t split = upsweep::partition(static_cast<const std::uint8_t*>(in.data()), out.data(), n, at_least_two{});
+  const std::int64_t split =
+      upsweep::stable_partition(static_cast<const std::uint8_t*>(in.data()), out.data(), n, at_least_two{});
   EXPECT_GT(split, std::int64_t{1} << 31);
   const auto host_in = in.download();
   const auto host_out = out.download(n + guard_items);
@@ -200,14 +203,16 @@ TEST_F(DevicePartition, LargePartitionPast2To31ItemsKeepsBothSidesInOrder) {
 }
 
 // CUB keeps the selected side in order and reverses the rejected side: the same items otherwise.
-TEST_F(DevicePartition, AgreesWithCubUpToTheOrderOfItsRejectedSide) {
+TEST_F(StablePartition, AgreesWithCubUpToTheOrderOfItsRejectedSide) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{65537}, max_test_items(std::int64_t{100'000'000})}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     auto r = compare_with_cub(
         n, seed + n,
-        [n](const int* in, int* out, std::int64_t* count) { upsweep::partition(in, out, count, n, is_marked{}); },
+        [n](const int* in, int* out, std::int64_t* count) {
+          upsweep::stable_partition(in, out, count, n, is_marked{});
+        },
         [n](void* t, std::size_t& b, const int* in, int* out, std::int64_t* count) {
           return cub::DevicePartition::If(t, b, in, out, count, n, is_marked{});
         });

@@ -1,0 +1,119 @@
+// Host dispatch of the by-key kernel (reduce_by_key, the scans by key, unique_by_key): its policy,
+// temporary storage (the tile state), the argument checks and the launch. No allocation, no
+// synchronisation.
+#pragma once
+
+#include <upsweep/compact/detail/by_key_kernels.cuh>
+#include <upsweep/scan/detail/scan_tuning.cuh>
+#include <upsweep/scan/tile_state.cuh>
+#include <upsweep/util/arch.cuh>
+#include <upsweep/util/arguments.hpp>
+#include <upsweep/util/error.hpp>
+#include <upsweep/util/temp_storage.hpp>
+
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+
+namespace upsweep {
+
+namespace detail {
+
+// About 12 4-byte keys and values a thread; wider items fewer, each thread's run still whole
+// 16-byte vectors.
+template <class Key, class Value>
+constexpr int by_key_items_per_thread() {
+  constexpr std::size_t widest = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
+  return widest <= 4 ? 12 : (widest <= 8 ? 8 : 4);
+}
+
+}  // namespace detail
+
+// A block per tile with the scan's pause before looking back, three resident blocks asked of
+// ptxas. upsweep-bench tune/*_i32_run16 (H200, 2026-11-27, 10^9 int32 keys and values, runs of
+// 16; ms for 256 x 12 at 1 / 2 / 3 blocks, 256 x 16 at 2, 256 x 8 at 4, 128 x 16 at 4): scan by
+// key 16.6 / 10.2 / 7.86 / 7.94 / 9.08 / 9.04 (CUB 3.91); reduce by key 10.2 / 10.2 / 8.33 /
+// 7.81 / 9.65 / 9.03 (CUB 4.22); unique by key 6.86 / 6.86 / 4.98 / 5.37 / 5.55 / 5.69 (CUB 5.14).
+template <class Key, class Value>
+using default_by_key_policy = scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::transpose, 1,
+                                          default_look_back_delay_ns, false, tile_schedule::block_per_tile, 3, 1500>;
+
+namespace detail {
+
+// Whether the output holds one item per run (reduce, unique) rather than one per input item.
+constexpr bool writes_runs(by_key_output output) {
+  return output == by_key_output::reduce || output == by_key_output::unique;
+}
+
+template <class Policy, by_key_output Output, class Acc>
+std::size_t by_key_state_bytes(std::int64_t num_items) {
+  if (num_items <= 0) return 0;
+  const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
+  if constexpr (Output == by_key_output::unique) return count_tile_state::bytes(num_tiles);
+  else return tile_state<run_sum<Acc>>::bytes(num_tiles);
+}
+
+// Null pointers and overlaps, on a real call with items. The keys are read across tile edges, so
+// no output may overlap them; the scans' values may go in place.
+template <by_key_output Output, class KeyIt, class ValueIt, class KeyOutIt, class ValueOutIt>
+bool by_key_arguments_bad(KeyIt d_keys, ValueIt d_values, KeyOutIt d_keys_out, ValueOutIt d_values_out,
+                          std::int64_t* d_num_runs, std::int64_t num_items) {
+  if (writes_runs(Output) && d_num_runs == nullptr) return true;
+  if (num_items == 0) return false;
+  if (is_null(d_keys) || is_null(d_values) || is_null(d_values_out)) return true;
+  if (ranges_overlap(d_keys, d_values_out, num_items)) return true;
+  if constexpr (writes_runs(Output)) {
+    // The outputs hold one item per run, a count not known here: their overlap with each other
+    // goes unchecked.
+    return is_null(d_keys_out) || ranges_overlap(d_keys, d_keys_out, num_items) ||
+           ranges_overlap(d_values, d_keys_out, num_items) || ranges_overlap(d_values, d_values_out, num_items);
+  } else {
+    return ranges_overlap_partly(d_values, d_values_out, num_items);
+  }
+}
+
+template <class Policy, by_key_output Output, class KeyIt, class ValueIt, class KeyOutIt, class ValueOutIt, class Acc,
+          class Eq, class Op>
+cudaError_t dispatch_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys, ValueIt d_values,
+                            KeyOutIt d_keys_out, ValueOutIt d_values_out, std::int64_t* d_num_runs,
+                            std::int64_t num_items, Eq eq, Op op, maybe<Acc> init, cudaStream_t stream) {
+  static_assert(!cuda::std::is_convertible_v<Eq, cudaStream_t>,
+                "the equality comes before the stream: pass both, (..., eq, stream)");
+  static_assert(cuda::std::is_trivially_copyable_v<it_value_t<KeyIt>> &&
+                    cuda::std::is_trivially_copyable_v<it_value_t<ValueIt>> &&
+                    cuda::std::is_trivially_copyable_v<Acc>,
+                "keys, values and results must be trivially copyable");
+  if (num_items < 0 || num_items > count_tile_state::max_count) return cudaErrorInvalidValue;
+  void* allocations[1] = {};
+  const std::size_t sizes[1] = {by_key_state_bytes<Policy, Output, Acc>(num_items)};
+  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
+  if (d_temp_storage == nullptr) return cudaSuccess;
+  if (by_key_arguments_bad<Output>(d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items))
+    return cudaErrorInvalidValue;
+  if (num_items == 0) {
+    // No tile writes the count when there is none; the memset keeps n = 0 graph-capturable too.
+    if constexpr (writes_runs(Output)) return cudaMemsetAsync(d_num_runs, 0, sizeof(std::int64_t), stream);
+    return cudaSuccess;
+  }
+  const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
+  const unsigned grid = claiming_grid(num_tiles);
+  if constexpr (Output == by_key_output::unique) {
+    UPSWEEP_CUDA_RETURN(count_tile_state::initialize(allocations[0], num_tiles, stream));
+    by_key_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(
+        d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init,
+        count_tile_state(allocations[0], false));
+  } else {
+    UPSWEEP_CUDA_RETURN(tile_state<run_sum<Acc>>::initialize(allocations[0], num_tiles, stream));
+    by_key_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(
+        d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init,
+        make_tile_state<run_sum<Acc>>(allocations[0], num_tiles));
+  }
+  return cudaGetLastError();
+}
+
+}  // namespace detail
+}  // namespace upsweep
