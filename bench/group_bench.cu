@@ -221,11 +221,12 @@ void register_group(const char* op, const char* type, int max_exp) {
   }
 }
 
-// The by-key kernel's tile and resident blocks, int32 at runs of 16, 10^8 and 10^9 items.
-template <int Threads, int ItemsPerThread, int MinBlocksPerSm>
-using by_key_shape = upsweep::scan_policy<Threads, ItemsPerThread, upsweep::tile_io::transpose, 1,
-                                          upsweep::default_look_back_delay_ns, false,
-                                          upsweep::tile_schedule::block_per_tile, MinBlocksPerSm, 1500>;
+// The by-key kernel's tile, resident blocks and loads (600 ns pause), int32 at runs of 16, 10^8 and
+// 10^9 items.
+template <int Threads, int ItemsPerThread, int MinBlocksPerSm, int SettleNs,
+          upsweep::tile_io Io = upsweep::tile_io::transpose>
+using by_key_shape = upsweep::scan_policy<Threads, ItemsPerThread, Io, 1, upsweep::default_look_back_delay_ns, false,
+                                          upsweep::tile_schedule::block_per_tile, MinBlocksPerSm, SettleNs>;
 
 template <group_op Op, class Policy>
 void add_by_key_tune_row(const std::string& op, const std::string& name) {
@@ -236,30 +237,28 @@ void add_by_key_tune_row(const std::string& op, const std::string& name) {
 
 template <group_op Op>
 void add_by_key_tune_rows(const std::string& op) {
-  add_by_key_tune_row<Op, by_key_shape<256, 12, 1>>(op, "256x12_min_blocks_1");
-  add_by_key_tune_row<Op, by_key_shape<256, 12, 2>>(op, "256x12_min_blocks_2");
-  add_by_key_tune_row<Op, by_key_shape<256, 12, 3>>(op, "256x12_min_blocks_3");
-  add_by_key_tune_row<Op, by_key_shape<256, 8, 4>>(op, "256x8_min_blocks_4");
-  add_by_key_tune_row<Op, by_key_shape<256, 16, 2>>(op, "256x16_min_blocks_2");
-  add_by_key_tune_row<Op, by_key_shape<128, 16, 4>>(op, "128x16_min_blocks_4");
+  constexpr auto direct = upsweep::tile_io::direct;
+  add_by_key_tune_row<Op, by_key_shape<256, 12, 3, 600>>(op, "256x12_min_blocks_3");
+  add_by_key_tune_row<Op, by_key_shape<256, 12, 3, 600, direct>>(op, "256x12_min_blocks_3_direct");
+  add_by_key_tune_row<Op, by_key_shape<256, 16, 2, 600>>(op, "256x16_min_blocks_2");
+  add_by_key_tune_row<Op, by_key_shape<256, 16, 2, 600, direct>>(op, "256x16_min_blocks_2_direct");
+  add_by_key_tune_row<Op, by_key_shape<256, 18, 2, 600>>(op, "256x18_min_blocks_2");
 }
 
-template <int Threads, int ItemsPerThread, int MinBlocksPerSm>
+template <int Threads, int ItemsPerThread, int MinBlocksPerSm, upsweep::tile_io Io = upsweep::tile_io::transpose>
 void add_non_trivial_tune_row(const std::string& name) {
-  using policy = upsweep::select_policy<Threads, ItemsPerThread, upsweep::tile_io::transpose,
-                                        upsweep::default_look_back_delay_ns, MinBlocksPerSm, 1200>;
+  using policy =
+      upsweep::select_policy<Threads, ItemsPerThread, Io, upsweep::default_look_back_delay_ns, MinBlocksPerSm, 600>;
   add_row("tune/non_trivial_runs_i32_run16/" + name, {100'000'000, 1'000'000'000}, 0.1, [](benchmark::State& state) {
     guarded(state, [&] { non_trivial_runs_row<std::int32_t, true, policy>(state, 625); });
   });
 }
 
 const bool registered = register_later([] {
-  add_non_trivial_tune_row<256, 16, 2>("256x16_min_blocks_2");
-  add_non_trivial_tune_row<256, 16, 3>("256x16_min_blocks_3");
   add_non_trivial_tune_row<256, 12, 3>("256x12_min_blocks_3");
-  add_non_trivial_tune_row<256, 8, 4>("256x8_min_blocks_4");
+  add_non_trivial_tune_row<256, 12, 3, upsweep::tile_io::direct>("256x12_min_blocks_3_direct");
+  add_non_trivial_tune_row<256, 16, 2>("256x16_min_blocks_2");
   add_by_key_tune_rows<group_op::reduce>("reduce_by_key");
-  add_by_key_tune_rows<group_op::unique>("unique_by_key");
   add_by_key_tune_rows<group_op::scan>("inclusive_scan_by_key");
   register_group<std::int32_t, group_op::reduce>("reduce_by_key", "i32", 9);
   register_group<std::int64_t, group_op::reduce>("reduce_by_key", "i64", 8);

@@ -136,21 +136,19 @@ void register_three_way(const char* type, int rate, bool headline = false) {
   add_compact_row("partition_three_way", type, rate, "cub", cub_three_way<T>, headline);
 }
 
-// The three-way partition's tile and resident blocks, int32 at 50 %.
-template <int Threads, int ItemsPerThread, int MinBlocksPerSm>
+// The three-way partition's tile, resident blocks and loads (600 ns pause), int32 at 50 %.
+template <int Threads, int ItemsPerThread, int MinBlocksPerSm, upsweep::tile_io Io = upsweep::tile_io::transpose>
 void add_three_way_tune_row(const std::string& name) {
-  using policy = upsweep::select_policy<Threads, ItemsPerThread, upsweep::tile_io::transpose,
-                                        upsweep::default_look_back_delay_ns, MinBlocksPerSm, 1200>;
+  using policy =
+      upsweep::select_policy<Threads, ItemsPerThread, Io, upsweep::default_look_back_delay_ns, MinBlocksPerSm, 600>;
   add_row("tune/partition_three_way_i32_50pct/" + name, {100'000'000, 1'000'000'000}, 0.1,
           [](benchmark::State& state) { guarded(state, [&] { upsweep_three_way<std::int32_t, policy>(state, 50); }); });
 }
 
 const bool registered = register_later([] {
-  add_three_way_tune_row<256, 16, 2>("256x16_min_blocks_2");
-  add_three_way_tune_row<256, 16, 3>("256x16_min_blocks_3");
   add_three_way_tune_row<256, 12, 3>("256x12_min_blocks_3");
-  add_three_way_tune_row<256, 8, 4>("256x8_min_blocks_4");
-  add_three_way_tune_row<128, 16, 4>("128x16_min_blocks_4");
+  add_three_way_tune_row<256, 12, 3, upsweep::tile_io::direct>("256x12_min_blocks_3_direct");
+  add_three_way_tune_row<256, 16, 2>("256x16_min_blocks_2");
   constexpr bool headline = true;
   register_partition<std::int32_t>("i32", 50, headline);  // bar: >= 1.05x CUB at 10^9
   register_partition<std::int32_t>("i32", 1);

@@ -1,13 +1,15 @@
 // Definitions of the compiled compaction API (see <upsweep/compact.hpp>), shared by the
 // compact_api_*.cu files that instantiate them a few element types at a time. select_if,
-// select_flagged, count_if, partition and unique are the template layer's (unique: the select
-// kernel with run-head flags), run_length_encode its own one-pass kernel (run_length_kernels.cuh).
+// select_flagged, count_if, the partitions, unique and non_trivial_runs are the template layer's
+// (unique: the select kernel with run-head flags), run_length_encode its own one-pass kernel
+// (run_length_kernels.cuh).
 #pragma once
 
 #include <upsweep/compact.hpp>
 #include <upsweep/compact/detail/host_count.hpp>
 #include <upsweep/compact/detail/run_length_dispatch.cuh>
 #include <upsweep/compact/device_partition.cuh>
+#include <upsweep/compact/device_run_length_encode.cuh>
 #include <upsweep/compact/device_select.cuh>
 #include <upsweep/compact/device_unique.cuh>
 #include <upsweep/util/arch.cuh>
@@ -17,6 +19,7 @@
 #include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -89,6 +92,43 @@ cudaError_t run_length_encode_core(void* d_temp_storage, std::size_t& temp_stora
                                 std::int64_t num_items, cudaStream_t stream) {                                      \
     return detail::run_length_encode_core(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_run_lengths,     \
                                           d_num_runs, num_items, stream);                                           \
+  }                                                                                                                  \
+  cudaError_t partition_three_way(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,             \
+                                  T* d_first_out, T* d_second_out, T* d_unselected_out, std::int64_t* d_num_selected, \
+                                  std::int64_t num_items, predicate<T> pred1, predicate<T> pred2,                    \
+                                  cudaStream_t stream) {                                                             \
+    return partition_three_way<void>(d_temp_storage, temp_storage_bytes, d_in, d_first_out, d_second_out,            \
+                                     d_unselected_out, d_num_selected, num_items, pred1, pred2, stream);             \
+  }                                                                                                                  \
+  cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,                 \
+                               std::int64_t* d_offsets, std::int64_t* d_lengths, std::int64_t* d_num_runs,          \
+                               std::int64_t num_items, cudaStream_t stream) {                                       \
+    return non_trivial_runs<void>(d_temp_storage, temp_storage_bytes, d_in, d_offsets, d_lengths, d_num_runs,        \
+                                  num_items, stream);                                                               \
+  }                                                                                                                  \
+  void partition_three_way(const T* d_in, T* d_first_out, T* d_second_out, T* d_unselected_out,                     \
+                           std::int64_t* d_num_selected, std::int64_t num_items, predicate<T> pred1,                \
+                           predicate<T> pred2, cudaStream_t stream) {                                               \
+    UPSWEEP_COMPACT_CONVENIENCE(partition_three_way<void>, "partition_three_way", d_in, d_first_out, d_second_out,   \
+                                d_unselected_out, d_num_selected, num_items, pred1, pred2, stream);                  \
+  }                                                                                                                  \
+  void non_trivial_runs(const T* d_in, std::int64_t* d_offsets, std::int64_t* d_lengths, std::int64_t* d_num_runs,  \
+                        std::int64_t num_items, cudaStream_t stream) {                                              \
+    UPSWEEP_COMPACT_CONVENIENCE(non_trivial_runs<void>, "non_trivial_runs", d_in, d_offsets, d_lengths, d_num_runs,  \
+                                num_items, stream);                                                                 \
+  }                                                                                                                  \
+  std::array<std::int64_t, 2> partition_three_way(const T* d_in, T* d_first_out, T* d_second_out,                   \
+                                                  T* d_unselected_out, std::int64_t num_items, predicate<T> pred1,  \
+                                                  predicate<T> pred2, cudaStream_t stream) {                        \
+    return detail::counts_to_host<2>("upsweep::partition_three_way", stream, [&](std::int64_t* d_counts) {           \
+      partition_three_way(d_in, d_first_out, d_second_out, d_unselected_out, d_counts, num_items, pred1, pred2,      \
+                          stream);                                                                                  \
+    });                                                                                                              \
+  }                                                                                                                  \
+  std::int64_t non_trivial_runs(const T* d_in, std::int64_t* d_offsets, std::int64_t* d_lengths,                     \
+                                std::int64_t num_items, cudaStream_t stream) {                                      \
+    UPSWEEP_COMPACT_TO_HOST("non_trivial_runs", non_trivial_runs(d_in, d_offsets, d_lengths, d_count, num_items,     \
+                                                                 stream));                                          \
   }                                                                                                                  \
   void select_if(const T* d_in, T* d_out, std::int64_t* d_num_selected, std::int64_t num_items, predicate<T> pred,  \
                  cudaStream_t stream) {                                                                             \

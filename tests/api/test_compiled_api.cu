@@ -238,6 +238,45 @@ TEST_F(CompiledApi, UniqueAndRunLengthEncodeMatchStdWithNansNeverEqual) {
   EXPECT_EQ(upsweep::run_length_encode(d_items.data(), d_out.data(), d_lengths.data(), 0), 0);
 }
 
+TEST_F(CompiledApi, ThreeWayPartitionAndNonTrivialRunsMatchHostLoops) {
+  SCOPED_TRACE(upsweep::test::seed_trace(seed));
+  std::vector<std::int64_t> items(n);
+  std::int64_t current = 0;
+  for (auto& x : items) {
+    const auto r = rng();
+    if (r % 3 == 0) current = static_cast<std::int64_t>(r >> 20) % 1000 - 500;  // runs of one to a few
+    x = current;
+  }
+  const auto pred1 = predicate<std::int64_t>::less(-100), pred2 = predicate<std::int64_t>::even();
+  std::vector<std::int64_t> want_first, want_second, want_rest, want_offsets, want_lengths;
+  for (std::int64_t i = 0; i < n; ++i) {
+    (pred1(items[i]) ? want_first : pred2(items[i]) ? want_second : want_rest).push_back(items[i]);
+    if (i > 0 && items[i] == items[i - 1]) {
+      if (want_offsets.empty() || want_offsets.back() + want_lengths.back() != i) {
+        want_offsets.push_back(i - 1);
+        want_lengths.push_back(1);
+      }
+      ++want_lengths.back();
+    }
+  }
+  device_buffer<std::int64_t> d_items(items), d_first(n), d_second(n), d_rest(n), d_offsets(n), d_lengths(n);
+  const auto sizes = upsweep::partition_three_way(d_items.data(), d_first.data(), d_second.data(), d_rest.data(), n,
+                                                  pred1, pred2);
+  ASSERT_EQ(sizes[0], static_cast<std::int64_t>(want_first.size()));
+  ASSERT_EQ(sizes[1], static_cast<std::int64_t>(want_second.size()));
+  EXPECT_EQ(d_first.download(sizes[0]), want_first);
+  EXPECT_EQ(d_second.download(sizes[1]), want_second);
+  EXPECT_EQ(d_rest.download(n - sizes[0] - sizes[1]), want_rest);
+  const std::int64_t runs = upsweep::non_trivial_runs(d_items.data(), d_offsets.data(), d_lengths.data(), n);
+  ASSERT_EQ(runs, static_cast<std::int64_t>(want_offsets.size()));
+  EXPECT_EQ(d_offsets.download(runs), want_offsets);
+  EXPECT_EQ(d_lengths.download(runs), want_lengths);
+  std::size_t bytes = 0;
+  EXPECT_EQ(upsweep::non_trivial_runs(nullptr, bytes, d_items.data(), d_offsets.data(), d_lengths.data(),
+                                      d_first.data(), -1),
+            cudaErrorInvalidValue);
+}
+
 TEST_F(CompiledApi, HistogramsCountLikeACpuLoop) {
   SCOPED_TRACE(upsweep::test::seed_trace(seed));
   std::vector<std::int8_t> samples(n);

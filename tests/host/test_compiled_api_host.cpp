@@ -2,6 +2,7 @@
 // component compile together as plain C++; the fixed predicates of compaction; size queries and
 // argument checks, which make no CUDA call and so run without a GPU.
 #include <upsweep/compact.hpp>
+#include <upsweep/group_by.hpp>
 #include <upsweep/histogram.hpp>
 #include <upsweep/scan.hpp>
 #include <upsweep/sort.hpp>
@@ -143,6 +144,29 @@ TEST(CompiledApiSizeQueries, RefuseInvalidArgumentsBeforeAnyCudaCall) {
 }
 
 // The convenience layer's size query fails first, so it throws before any CUDA call.
+TEST(CompiledApiSizeQueries, GroupByAndThreeWaySizesAndRefusalsNeedNoGpu) {
+  const std::int64_t n = 1'000'003;
+  const auto* keys = static_cast<const std::int64_t*>(nullptr);
+  const auto* values = static_cast<const float*>(nullptr);
+  std::size_t bytes = 0;
+  EXPECT_EQ(upsweep::reduce_by_key(nullptr, bytes, keys, values, nullptr, nullptr, nullptr, n, upsweep::reduction::max),
+            cudaSuccess);
+  EXPECT_GT(bytes, 0u);
+  bytes = 0;
+  EXPECT_EQ(upsweep::inclusive_sum_by_key(nullptr, bytes, keys, values, nullptr, n), cudaSuccess);
+  EXPECT_GT(bytes, 0u);
+  bytes = 0;
+  EXPECT_EQ(upsweep::partition_three_way(nullptr, bytes, static_cast<const double*>(nullptr), nullptr, nullptr, nullptr,
+                                         nullptr, n, predicate<double>::finite(), predicate<double>::nonzero()),
+            cudaSuccess);
+  EXPECT_GT(bytes, 0u);
+  EXPECT_EQ(upsweep::unique_by_key(nullptr, bytes, keys, values, nullptr, nullptr, nullptr, -1), cudaErrorInvalidValue);
+  EXPECT_EQ(upsweep::exclusive_sum_by_key(nullptr, bytes, keys, values, nullptr, -1), cudaErrorInvalidValue);
+  EXPECT_EQ(upsweep::non_trivial_runs(nullptr, bytes, static_cast<const std::uint8_t*>(nullptr), nullptr, nullptr,
+                                      nullptr, -1),
+            cudaErrorInvalidValue);
+}
+
 TEST(CompiledApiConvenience, ThrowsCudaErrorNamingTheCall) {
   const auto expect_throw = [](auto&& call, const char* name) {
     try {

@@ -19,6 +19,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -132,6 +133,18 @@ struct predicate {
   UPSWEEP_API cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,   \
                                             T* d_unique_out, std::int64_t* d_run_lengths, std::int64_t* d_num_runs,  \
                                             std::int64_t num_items, cudaStream_t stream = 0);                        \
+  /* Items where pred1 is true to d_first_out, those where pred1 is false and pred2 true to d_second_out, the others \
+     to d_unselected_out, each in input order; the two parts' sizes to d_num_selected[0] and [1]; async. */          \
+  UPSWEEP_API cudaError_t partition_three_way(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,  \
+                                              T* d_first_out, T* d_second_out, T* d_unselected_out,                 \
+                                              std::int64_t* d_num_selected, std::int64_t num_items,                 \
+                                              predicate<T> pred1, predicate<T> pred2, cudaStream_t stream = 0);     \
+  /* Runs longer than one item (as unique): each one's first index to d_offsets, its length to d_lengths, their      \
+     number to *d_num_runs (CUB's NonTrivialRuns); outputs must not overlap d_in; async. */                          \
+  UPSWEEP_API cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,    \
+                                           std::int64_t* d_offsets, std::int64_t* d_lengths,                        \
+                                           std::int64_t* d_num_runs, std::int64_t num_items,                        \
+                                           cudaStream_t stream = 0);                                                 \
   /* Convenience select_if: stream-ordered temporaries, throws upsweep::cuda_error; async. */                         \
   UPSWEEP_API void select_if(const T* d_in, T* d_out, std::int64_t* d_num_selected, std::int64_t num_items,         \
                              predicate<T> pred, cudaStream_t stream = 0);                                            \
@@ -153,6 +166,12 @@ struct predicate {
   /* Convenience run_length_encode: stream-ordered temporaries, throws upsweep::cuda_error; async. */                 \
   UPSWEEP_API void run_length_encode(const T* d_in, T* d_unique_out, std::int64_t* d_run_lengths,                   \
                                      std::int64_t* d_num_runs, std::int64_t num_items, cudaStream_t stream = 0);     \
+  /* Convenience partition_three_way and non_trivial_runs: stream-ordered temporaries, throw cuda_error; async. */    \
+  UPSWEEP_API void partition_three_way(const T* d_in, T* d_first_out, T* d_second_out, T* d_unselected_out,         \
+                                       std::int64_t* d_num_selected, std::int64_t num_items, predicate<T> pred1,    \
+                                       predicate<T> pred2, cudaStream_t stream = 0);                                 \
+  UPSWEEP_API void non_trivial_runs(const T* d_in, std::int64_t* d_offsets, std::int64_t* d_lengths,                \
+                                    std::int64_t* d_num_runs, std::int64_t num_items, cudaStream_t stream = 0);      \
   /* select_if returning the count to the host: synchronises `stream`; throws upsweep::cuda_error. */                \
   UPSWEEP_API std::int64_t select_if(const T* d_in, T* d_out, std::int64_t num_items, predicate<T> pred,            \
                                      cudaStream_t stream = 0);                                                       \
@@ -172,7 +191,15 @@ struct predicate {
   UPSWEEP_API std::int64_t unique(const T* d_in, T* d_out, std::int64_t num_items, cudaStream_t stream = 0);         \
   /* run_length_encode returning the number of runs to the host: synchronises `stream`; throws cuda_error. */        \
   UPSWEEP_API std::int64_t run_length_encode(const T* d_in, T* d_unique_out, std::int64_t* d_run_lengths,           \
-                                             std::int64_t num_items, cudaStream_t stream = 0);
+                                             std::int64_t num_items, cudaStream_t stream = 0);                        \
+  /* partition_three_way returning the two parts' sizes to the host: synchronises `stream`; throws cuda_error. */    \
+  UPSWEEP_API std::array<std::int64_t, 2> partition_three_way(const T* d_in, T* d_first_out, T* d_second_out,       \
+                                                              T* d_unselected_out, std::int64_t num_items,          \
+                                                              predicate<T> pred1, predicate<T> pred2,               \
+                                                              cudaStream_t stream = 0);                             \
+  /* non_trivial_runs returning their number to the host: synchronises `stream`; throws upsweep::cuda_error. */      \
+  UPSWEEP_API std::int64_t non_trivial_runs(const T* d_in, std::int64_t* d_offsets, std::int64_t* d_lengths,        \
+                                            std::int64_t num_items, cudaStream_t stream = 0);
 
 UPSWEEP_DECLARE_COMPACT_API(std::uint8_t)
 UPSWEEP_DECLARE_COMPACT_API(std::uint16_t)

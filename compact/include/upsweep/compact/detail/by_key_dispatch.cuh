@@ -5,6 +5,7 @@
 
 #include <upsweep/compact/detail/by_key_kernels.cuh>
 #include <upsweep/scan/detail/scan_tuning.cuh>
+#include <upsweep/scan/pair_tile_state.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
@@ -15,7 +16,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -33,14 +33,18 @@ constexpr int by_key_items_per_thread() {
 
 }  // namespace detail
 
-// A block per tile with the scan's pause before looking back, three resident blocks asked of
-// ptxas. upsweep-bench tune/*_i32_run16 (H200, 2026-11-27, 10^9 int32 keys and values, runs of
-// 16; ms for 256 x 12 at 1 / 2 / 3 blocks, 256 x 16 at 2, 256 x 8 at 4, 128 x 16 at 4): scan by
-// key 16.6 / 10.2 / 7.86 / 7.94 / 9.08 / 9.04 (CUB 3.91); reduce by key 10.2 / 10.2 / 8.33 /
-// 7.81 / 9.65 / 9.03 (CUB 4.22); unique by key 6.86 / 6.86 / 4.98 / 5.37 / 5.55 / 5.69 (CUB 5.14).
+// A block per tile loading its keys and values straight into registers, three resident blocks
+// asked of ptxas, a 600 ns pause before looking back. upsweep-bench tune/*_i32_run16 (H200,
+// 2026-11-27, 10^9 int32 keys and values, runs of 16, one 128-bit tile word, ms):
+//   reduce by key: 256 x 12 at 3 blocks 5.54, with direct loads 5.14; 256 x 16 at 2 5.75, direct
+//     5.62; 256 x 18 at 2 6.74 (CUB 4.21). Pauses of 0 / 600 / 1500 ns at 256 x 12: 5.84 / 5.47 /
+//     5.75.
+//   scan by key: 256 x 12 at 3 5.38, direct 4.56; 256 x 16 at 2 5.78, direct 4.43 (CUB 3.91).
+// Through shared memory (tile_io::transpose) every tile paid two more barriers, which ncu found
+// to be the largest stall (46 % of the cycles between issues, 10^8 items).
 template <class Key, class Value>
-using default_by_key_policy = scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::transpose, 1,
-                                          default_look_back_delay_ns, false, tile_schedule::block_per_tile, 3, 1500>;
+using default_by_key_policy = scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::direct, 1,
+                                          default_look_back_delay_ns, false, tile_schedule::block_per_tile, 3, 600>;
 
 namespace detail {
 
@@ -54,7 +58,7 @@ std::size_t by_key_state_bytes(std::int64_t num_items) {
   if (num_items <= 0) return 0;
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
   if constexpr (Output == by_key_output::unique) return count_tile_state::bytes(num_tiles);
-  else return tile_state<run_sum<Acc>>::bytes(num_tiles);
+  else return counted_tile_state_t<run_sum<Acc>>::bytes(num_tiles);
 }
 
 // Null pointers and overlaps, on a real call with items. The keys are read across tile edges, so
@@ -107,10 +111,10 @@ cudaError_t dispatch_by_key(void* d_temp_storage, std::size_t& temp_storage_byte
         d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init,
         count_tile_state(allocations[0], false));
   } else {
-    UPSWEEP_CUDA_RETURN(tile_state<run_sum<Acc>>::initialize(allocations[0], num_tiles, stream));
+    UPSWEEP_CUDA_RETURN(counted_tile_state_t<run_sum<Acc>>::initialize(allocations[0], num_tiles, stream));
     by_key_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(
         d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init,
-        make_tile_state<run_sum<Acc>>(allocations[0], num_tiles));
+        make_counted_tile_state<run_sum<Acc>>(allocations[0], num_tiles));
   }
   return cudaGetLastError();
 }

@@ -42,13 +42,22 @@ struct run_sum<Acc, 0> {
   Acc value;
 };
 
-// The segmented operator: associative when op is, and never reorders op's operands.
+// The same within a tile, whose heads fit an int: half the bytes through the block scan's
+// shuffles and registers when Acc has 4.
+template <class Acc>
+struct tile_run_sum {
+  int heads;
+  Acc value;
+};
+
+// The segmented operator on either: associative when op is, and never reorders op's operands.
 template <class Op>
 struct segmented_op {
   Op op;
-  template <class Acc>
-  __device__ __forceinline__ run_sum<Acc> operator()(const run_sum<Acc>& a, const run_sum<Acc>& b) {
-    return {a.heads + b.heads, b.heads != 0 ? b.value : static_cast<Acc>(op(a.value, b.value))};
+  template <class Sum>
+  __device__ __forceinline__ Sum operator()(const Sum& a, const Sum& b) {
+    using acc_t = decltype(b.value);
+    return {a.heads + b.heads, b.heads != 0 ? b.value : static_cast<acc_t>(op(a.value, b.value))};
   }
 };
 
@@ -68,19 +77,51 @@ struct by_key_storage {
     Acc aggregates[threads * ipt + 1];  // reduce's staged aggregates
   } io;
   cuda::std::conditional_t<Output == by_key_output::unique, typename block_scan<int, threads>::storage,
-                           typename block_scan<run_sum<Acc>, threads>::storage>
+                           typename block_scan<tile_run_sum<Acc>, threads>::storage>
       scan;
   long long tile_idx;
-  count_t kept_first;  // run heads before the tile
+  count_t kept_first;             // unique: run heads before the tile
+  maybe<run_sum<Acc>> tile_prefix;  // reduce and the scans: the pair before the tile (none in tile 0)
 };
 
-// The scans' result for item i from its exclusive pair (`before`, unused at a head).
+// block_scan prefix callback that keeps the tile's scan in 32-bit heads: widens the tile's total,
+// publishes it and looks back over the tile state, and leaves the pair before the tile in shared
+// memory (read after the block scan's barrier); the tile-local scan gets no prefix.
+template <class Policy, class Acc, class State, class Op>
+struct run_prefix_look_back {
+  const State& state;
+  long long tile_idx;
+  segmented_op<Op> seg;
+  maybe<run_sum<Acc>>& tile_prefix;
+
+  __device__ maybe<tile_run_sum<Acc>> operator()(const tile_run_sum<Acc>& tile_total) {
+    look_back_prefix<run_sum<Acc>, State, segmented_op<Op>, Policy::look_back_delay_ns, false,
+                     Policy::look_back_settle_ns>
+        prefix{state, tile_idx, seg, maybe<run_sum<Acc>>{run_sum<Acc>{}, false}};
+    const maybe<run_sum<Acc>> before = prefix(run_sum<Acc>{tile_total.heads, tile_total.value});
+    if (lane_id() == 0) tile_prefix = before;
+    return {tile_total, false};
+  }
+};
+
+// Item i's reduction since the last head before it, across tiles, from its tile-local exclusive
+// pair: the tile's first item has none in the tile (the block scan left its own item there).
+template <class Acc, class Op>
+__device__ __forceinline__ Acc value_before(bool first_of_tile, const tile_run_sum<Acc>& local,
+                                            const maybe<run_sum<Acc>>& tile_prefix, Op& op) {
+  if (first_of_tile) return tile_prefix.value.value;  // unused in tile 0, whose first item is a head
+  if (local.heads != 0 || !tile_prefix.valid) return local.value;
+  return static_cast<Acc>(op(tile_prefix.value.value, local.value));
+}
+
+// The scans' result for item i from the reduction since its run's head (`before`, unused at a
+// head).
 template <by_key_output Output, class Acc, class Op>
-__device__ __forceinline__ Acc scanned_value(bool head, const run_sum<Acc>& before, const Acc& value,
-                                             const maybe<Acc>& init, Op& op) {
+__device__ __forceinline__ Acc scanned_value(bool head, const Acc& before, const Acc& value, const maybe<Acc>& init,
+                                             Op& op) {
   if constexpr (Output == by_key_output::inclusive_scan)
-    return head ? value : static_cast<Acc>(op(before.value, value));
-  else return head ? init.value : static_cast<Acc>(op(init.value, before.value));
+    return head ? value : static_cast<Acc>(op(before, value));
+  else return head ? init.value : static_cast<Acc>(op(init.value, before));
 }
 
 // reduce: a head stages its key at its run's slot in the tile, and the aggregate of the run it
@@ -92,27 +133,26 @@ __device__ __forceinline__ void write_reduced_runs(long long tile_idx, long long
                                                    const Key (&keys)[Policy::items_per_thread],
                                                    const Value (&values)[Policy::items_per_thread],
                                                    const bool (&head)[Policy::items_per_thread],
-                                                   const run_sum<Acc> (&before)[Policy::items_per_thread],
+                                                   const int (&heads_before)[Policy::items_per_thread],
+                                                   const Acc (&before)[Policy::items_per_thread],
                                                    KeyOutIt d_keys_out, ValueOutIt d_values_out, count_t* d_num_runs,
                                                    Op& op, Storage& s) {
   constexpr int ipt = Policy::items_per_thread;
   const long long tile_first = tile_idx * Policy::tile_items;
-  if (threadIdx.x == 0) s.kept_first = tile_idx == 0 ? 0 : before[0].heads;
-  __syncthreads();
-  const long long base = s.kept_first;
+  const long long base = s.tile_prefix.valid ? s.tile_prefix.value.heads : 0;  // runs begun before the tile
   const bool last_tile = num_items - tile_first <= Policy::tile_items;
 #pragma unroll
   for (int i = 0; i < ipt; ++i) {
     const long long index = tile_first + item_in_tile<ipt>(i);
     if (index >= num_items) break;
-    const int slot = static_cast<int>((index == 0 ? 0 : before[i].heads) - base);
+    const int slot = heads_before[i];
     if (head[i]) {
       s.keys.items[slot] = keys[i];
-      s.io.aggregates[slot] = before[i].value;  // slot 0 of the input's first tile: never written out
+      s.io.aggregates[slot] = before[i];  // slot 0 of the input's first tile: never written out
     }
     if (index == num_items - 1) {
       const Acc value = static_cast<Acc>(values[i]);
-      s.io.aggregates[tile_heads] = head[i] ? value : static_cast<Acc>(op(before[i].value, value));
+      s.io.aggregates[tile_heads] = head[i] ? value : static_cast<Acc>(op(before[i], value));
       *d_num_runs = base + tile_heads;
     }
   }
@@ -124,7 +164,8 @@ __device__ __forceinline__ void write_reduced_runs(long long tile_idx, long long
     d_values_out[base - 1 + j] = s.io.aggregates[j];
 }
 
-// reduce and the scans on a tile whose keys, values and heads are in registers.
+// reduce and the scans on a tile whose keys, values and heads are in registers: the tile scans
+// (heads, value) pairs with 32-bit heads, then applies the pair before the tile.
 template <class Policy, by_key_output Output, class Out, class Key, class Value, class KeyOutIt, class ValueOutIt,
           class Acc, class Op, class State, class Storage>
 __device__ __forceinline__ void scan_runs_of_tile(long long tile_idx, long long num_items,
@@ -135,23 +176,30 @@ __device__ __forceinline__ void scan_runs_of_tile(long long tile_idx, long long 
                                                   const maybe<Acc>& init, const State& state, Storage& s) {
   constexpr int ipt = Policy::items_per_thread;
   const long long tile_first = tile_idx * Policy::tile_items;
-  run_sum<Acc> before[ipt];
+  tile_run_sum<Acc> local[ipt];
 #pragma unroll
-  for (int i = 0; i < ipt; ++i) before[i] = {head[i] ? 1 : 0, static_cast<Acc>(values[i])};
+  for (int i = 0; i < ipt; ++i) local[i] = {head[i] ? 1 : 0, static_cast<Acc>(values[i])};
   segmented_op<Op> seg{op};
-  look_back_prefix<run_sum<Acc>, State, segmented_op<Op>, Policy::look_back_delay_ns, false,
-                   Policy::look_back_settle_ns>
-      prefix{state, tile_idx, seg, maybe<run_sum<Acc>>{run_sum<Acc>{}, false}};
-  const run_sum<Acc> tile_total =
-      block_scan<run_sum<Acc>, Policy::block_threads>(s.scan).exclusive_scan(before, seg, prefix);
+  run_prefix_look_back<Policy, Acc, State, Op> prefix{state, tile_idx, seg, s.tile_prefix};
+  const tile_run_sum<Acc> tile_total =
+      block_scan<tile_run_sum<Acc>, Policy::block_threads>(s.scan).exclusive_scan(local, seg, prefix);
+  const maybe<run_sum<Acc>> tile_prefix = s.tile_prefix;
+  Acc before[ipt];
+  int heads_before[ipt];
+#pragma unroll
+  for (int i = 0; i < ipt; ++i) {
+    const bool first_of_tile = threadIdx.x == 0 && i == 0;
+    before[i] = value_before(first_of_tile, local[i], tile_prefix, op);
+    heads_before[i] = first_of_tile ? 0 : local[i].heads;
+  }
   if constexpr (Output == by_key_output::reduce) {
-    write_reduced_runs<Policy>(tile_idx, num_items, static_cast<int>(tile_total.heads), keys, values, head, before,
+    write_reduced_runs<Policy>(tile_idx, num_items, tile_total.heads, keys, values, head, heads_before, before,
                                d_keys_out, d_values_out, d_num_runs, op, s);
   } else {
     Out out[ipt];
 #pragma unroll
     for (int i = 0; i < ipt; ++i)
-      out[i] = static_cast<Out>(scanned_value<Output>(head[i], before[i], static_cast<Acc>(values[i]), init, seg.op));
+      out[i] = static_cast<Out>(scanned_value<Output>(head[i], before[i], static_cast<Acc>(values[i]), init, op));
     store_tile<Policy::io, Policy::block_threads>(d_values_out + tile_first, num_items - tile_first, out, s.io.out);
   }
 }

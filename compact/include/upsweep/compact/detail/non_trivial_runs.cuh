@@ -7,6 +7,7 @@
 #include <upsweep/compact/detail/select_kernels.cuh>
 #include <upsweep/scan/block_load_store.cuh>
 #include <upsweep/scan/block_scan.cuh>
+#include <upsweep/scan/pair_tile_state.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
@@ -16,7 +17,6 @@
 #include <cuda/std/iterator>
 #include <cuda/std/limits>
 
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -115,8 +115,8 @@ cudaError_t dispatch_non_trivial_runs(void* d_temp_storage, std::size_t& temp_st
   using offset_t = typename cuda::std::iterator_traits<OffsetIt>::value_type;
   using length_t = typename cuda::std::iterator_traits<LengthIt>::value_type;
   static_assert(cuda::std::is_integral_v<offset_t> && cuda::std::is_integral_v<length_t>, "integer offsets, lengths");
-  using state_t = tile_state<long_run_tally>;
-  if (num_items < 0) return cudaErrorInvalidValue;
+  using state_t = counted_tile_state_t<long_run_tally>;
+  if (num_items < 0 || num_items > count_tile_state::max_count) return cudaErrorInvalidValue;
   // Every offset and length must fit its type.
   const auto largest = static_cast<std::uint64_t>(num_items);
   if (largest > static_cast<std::uint64_t>(cuda::std::numeric_limits<offset_t>::max()) ||
@@ -135,7 +135,7 @@ cudaError_t dispatch_non_trivial_runs(void* d_temp_storage, std::size_t& temp_st
   UPSWEEP_CUDA_RETURN(state_t::initialize(allocations[0], num_tiles, stream));
   non_trivial_runs_kernel<Policy><<<claiming_grid(num_tiles), Policy::block_threads, 0, stream>>>(
       d_in, d_offsets, d_lengths, d_num_runs, num_items, num_tiles, eq,
-      make_tile_state<long_run_tally>(allocations[0], num_tiles));
+      make_counted_tile_state<long_run_tally>(allocations[0], num_tiles));
   return cudaGetLastError();
 }
 
