@@ -1,9 +1,10 @@
 // Suite `compact`, group-by: reduce_by_key (sum), unique_by_key and inclusive_scan_by_key (sum)
 // on keys with runs of average length 1.5, 16 and 1000 (keys and values both 4 or both 8 bytes),
-// non_trivial_runs on the same keys, and the segmented sum over segments of random length
-// (average 100; n counts items, n / 100 segments). Upsweep (core layer) against CUB and Thrust
-// (par_nosync). GB/s counts keys and values read and the outputs written. The Upsweep rows check
-// their last output against Thrust after the timing.
+// exclusive_scan_by_key and 4-byte keys with 8-byte values at runs of 16, non_trivial_runs on the
+// same keys, and the segmented sum over segments of random length (average 100; n counts items,
+// n / 100 segments). Upsweep (core layer) against CUB and Thrust (par_nosync). GB/s counts keys
+// and values read and the outputs written. The Upsweep rows check their last output against
+// Thrust after the timing.
 #include "compact_bench_support.cuh"
 
 #include <upsweep/compact/device_reduce_by_key.cuh>
@@ -30,31 +31,35 @@
 namespace upsweep::bench {
 namespace {
 
-enum class group_op { reduce, unique, scan };
+enum class group_op { reduce, unique, scan, exclusive_scan };
+
+constexpr bool writes_items(group_op op) { return op == group_op::scan || op == group_op::exclusive_scan; }
 
 // Keys with runs starting at starts_per_10000 / 10^4 of the items, values uniform.
-template <class T>
+template <class K, class V>
 struct grouped_input {
-  device_array<T> keys, values;
+  device_array<K> keys;
+  device_array<V> values;
   grouped_input(std::int64_t n, int starts_per_10000) : keys(n), values(n) {
     fill_runs(keys.ptr, n, starts_per_10000);
-    fill_input<T>(values.ptr, n, T{0}, T{1000});
+    fill_input<V>(values.ptr, n, V{0}, V{1000});
   }
 };
 
-template <class T>
+template <class K, class V>
 double group_bytes(group_op op, std::int64_t n, int starts_per_10000) {
   const double runs = static_cast<double>(n) * starts_per_10000 / 1e4;
-  const double out = op == group_op::scan ? static_cast<double>(n) : 2.0 * runs;
-  return (2.0 * n + out) * sizeof(T);
+  const double out = writes_items(op) ? static_cast<double>(n) * sizeof(V) : runs * (sizeof(K) + sizeof(V));
+  return static_cast<double>(n) * (sizeof(K) + sizeof(V)) + out;
 }
 
 // Thrust's results, the reference the Upsweep rows are checked against.
-template <class T>
-void check_group(group_op op, const grouped_input<T>& in, std::int64_t n, const T* keys_out, const T* values_out,
+template <class K, class V>
+void check_group(group_op op, const grouped_input<K, V>& in, std::int64_t n, const K* keys_out, const V* values_out,
                  const std::int64_t* d_count) {
   const auto policy = thrust::cuda::par.on(bench_context::get().stream);
-  device_array<T> want_keys(n), want_values(n);
+  device_array<K> want_keys(n);
+  device_array<V> want_values(n);
   std::int64_t count = n;
   if (op == group_op::reduce) {
     count = thrust::reduce_by_key(policy, in.keys.ptr, in.keys.ptr + n, in.values.ptr, want_keys.ptr,
@@ -62,65 +67,77 @@ void check_group(group_op op, const grouped_input<T>& in, std::int64_t n, const 
   } else if (op == group_op::unique) {
     count = thrust::unique_by_key_copy(policy, in.keys.ptr, in.keys.ptr + n, in.values.ptr, want_keys.ptr,
                                        want_values.ptr).first - want_keys.ptr;
-  } else {
+  } else if (op == group_op::scan) {
     thrust::inclusive_scan_by_key(policy, in.keys.ptr, in.keys.ptr + n, in.values.ptr, want_values.ptr);
+  } else {
+    thrust::exclusive_scan_by_key(policy, in.keys.ptr, in.keys.ptr + n, in.values.ptr, want_values.ptr);
   }
-  if (op != group_op::scan) {
+  if (!writes_items(op)) {
     require(count_to_host(d_count) == count, "run count");
     require(thrust::equal(policy, keys_out, keys_out + count, want_keys.ptr), "run keys");
   }
   require(thrust::equal(policy, values_out, values_out + count, want_values.ptr), "values");
 }
 
-template <class T, group_op Op, class Policy = void>
+template <class K, class V, group_op Op, class Policy = void>
 void upsweep_group(benchmark::State& state, int starts) {
   const std::int64_t n = state.range(0);
-  const grouped_input<T> in(n, starts);
-  device_array<T> keys_out(n), values_out(n);
+  const grouped_input<K, V> in(n, starts);
+  device_array<K> keys_out(n);
+  device_array<V> values_out(n);
   device_array<std::int64_t> count(1);
-  const T* k = in.keys.ptr;
-  const T* v = in.values.ptr;
-  const auto plus = cuda::std::plus<T>{};
-  time_with_temp_storage(state, n, group_bytes<T>(Op, n, starts), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+  const K* k = in.keys.ptr;
+  const V* v = in.values.ptr;
+  const auto plus = cuda::std::plus<V>{};
+  const auto eq = cuda::std::equal_to<>{};
+  time_with_temp_storage(state, n, group_bytes<K, V>(Op, n, starts), [&](void* temp, std::size_t& bytes,
+                                                                          cudaStream_t s) {
     if constexpr (Op == group_op::reduce)
-      return upsweep::reduce_by_key<Policy>(temp, bytes, k, v, keys_out.ptr, values_out.ptr, count.ptr, n, plus,
-                                            cuda::std::equal_to<>{}, s);
+      return upsweep::reduce_by_key<Policy>(temp, bytes, k, v, keys_out.ptr, values_out.ptr, count.ptr, n, plus, eq, s);
     else if constexpr (Op == group_op::unique)
-      return upsweep::unique_by_key<Policy>(temp, bytes, k, v, keys_out.ptr, values_out.ptr, count.ptr, n,
-                                            cuda::std::equal_to<>{}, s);
+      return upsweep::unique_by_key<Policy>(temp, bytes, k, v, keys_out.ptr, values_out.ptr, count.ptr, n, eq, s);
+    else if constexpr (Op == group_op::scan)
+      return upsweep::inclusive_scan_by_key<Policy>(temp, bytes, k, v, values_out.ptr, n, plus, eq, s);
     else
-      return upsweep::inclusive_scan_by_key<Policy>(temp, bytes, k, v, values_out.ptr, n, plus,
-                                                    cuda::std::equal_to<>{}, s);
+      return upsweep::exclusive_scan_by_key<Policy>(temp, bytes, k, v, values_out.ptr, n, V{0}, plus, eq, s);
   });
   check_group(Op, in, n, keys_out.ptr, values_out.ptr, count.ptr);
 }
 
-template <class T, group_op Op>
+template <class K, class V, group_op Op>
 void cub_group(benchmark::State& state, int starts) {
   const std::int64_t n = state.range(0);
-  const grouped_input<T> in(n, starts);
-  device_array<T> keys_out(n), values_out(n);
+  const grouped_input<K, V> in(n, starts);
+  device_array<K> keys_out(n);
+  device_array<V> values_out(n);
   device_array<std::int64_t> count(1);
-  time_with_temp_storage(state, n, group_bytes<T>(Op, n, starts), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+  const auto plus = cuda::std::plus<V>{};
+  const auto eq = cuda::std::equal_to<>{};
+  time_with_temp_storage(state, n, group_bytes<K, V>(Op, n, starts), [&](void* temp, std::size_t& bytes,
+                                                                          cudaStream_t s) {
     if constexpr (Op == group_op::reduce)
       return cub::DeviceReduce::ReduceByKey(temp, bytes, in.keys.ptr, keys_out.ptr, in.values.ptr, values_out.ptr,
-                                            count.ptr, cuda::std::plus<T>{}, n, s);
+                                            count.ptr, plus, n, s);
     else if constexpr (Op == group_op::unique)
       return cub::DeviceSelect::UniqueByKey(temp, bytes, in.keys.ptr, in.values.ptr, keys_out.ptr, values_out.ptr,
                                             count.ptr, n, s);
+    else if constexpr (Op == group_op::scan)
+      return cub::DeviceScan::InclusiveScanByKey(temp, bytes, in.keys.ptr, in.values.ptr, values_out.ptr, plus, n, eq,
+                                                 s);
     else
-      return cub::DeviceScan::InclusiveScanByKey(temp, bytes, in.keys.ptr, in.values.ptr, values_out.ptr,
-                                                 cuda::std::plus<T>{}, n, cuda::std::equal_to<>{}, s);
+      return cub::DeviceScan::ExclusiveScanByKey(temp, bytes, in.keys.ptr, in.values.ptr, values_out.ptr, plus, V{0},
+                                                 n, eq, s);
   });
 }
 
 // Thrust returns the outputs' ends (reduce, unique): it waits for them like copy_if.
-template <class T, group_op Op>
+template <class K, class V, group_op Op>
 void thrust_group(benchmark::State& state, int starts) {
   const std::int64_t n = state.range(0);
-  const grouped_input<T> in(n, starts);
-  device_array<T> keys_out(n), values_out(n);
-  time_on_gpu(state, n, group_bytes<T>(Op, n, starts), [&](cudaStream_t s) {
+  const grouped_input<K, V> in(n, starts);
+  device_array<K> keys_out(n);
+  device_array<V> values_out(n);
+  time_on_gpu(state, n, group_bytes<K, V>(Op, n, starts), [&](cudaStream_t s) {
     const auto policy = thrust::cuda::par_nosync.on(s);
     if constexpr (Op == group_op::reduce)
       benchmark::DoNotOptimize(thrust::reduce_by_key(policy, in.keys.ptr, in.keys.ptr + n, in.values.ptr,
@@ -128,8 +145,10 @@ void thrust_group(benchmark::State& state, int starts) {
     else if constexpr (Op == group_op::unique)
       benchmark::DoNotOptimize(thrust::unique_by_key_copy(policy, in.keys.ptr, in.keys.ptr + n, in.values.ptr,
                                                           keys_out.ptr, values_out.ptr));
-    else
+    else if constexpr (Op == group_op::scan)
       thrust::inclusive_scan_by_key(policy, in.keys.ptr, in.keys.ptr + n, in.values.ptr, values_out.ptr);
+    else
+      thrust::exclusive_scan_by_key(policy, in.keys.ptr, in.keys.ptr + n, in.values.ptr, values_out.ptr);
   });
 }
 
@@ -212,37 +231,43 @@ void add_group_row(const std::string& op, const char* type, const char* run, int
   });
 }
 
-template <class T, group_op Op>
-void register_group(const char* op, const char* type, int max_exp) {
+template <class K, class V, group_op Op>
+void register_group(const char* op, const char* type, int max_exp, bool runs_of_16_only = false) {
   for (const auto& [run, starts] : run_lengths) {
-    add_group_row(op, type, run, starts, "upsweep", upsweep_group<T, Op>, max_exp);
-    add_group_row(op, type, run, starts, "cub", cub_group<T, Op>, max_exp);
-    add_group_row(op, type, run, starts, "thrust", thrust_group<T, Op>, max_exp);
+    if (runs_of_16_only && starts != 625) continue;
+    add_group_row(op, type, run, starts, "upsweep", upsweep_group<K, V, Op>, max_exp);
+    add_group_row(op, type, run, starts, "cub", cub_group<K, V, Op>, max_exp);
+    add_group_row(op, type, run, starts, "thrust", thrust_group<K, V, Op>, max_exp);
   }
 }
 
-// The by-key kernel's tile, resident blocks and loads (600 ns pause), int32 at runs of 16, 10^8 and
-// 10^9 items.
+// The by-key kernel's tile, resident blocks and loads (600 ns pause), at runs of 16: int32 at 10^8
+// and 10^9 items, int64 at 10^8 and 3 x 10^8.
 template <int Threads, int ItemsPerThread, int MinBlocksPerSm, int SettleNs,
           upsweep::tile_io Io = upsweep::tile_io::transpose>
 using by_key_shape = upsweep::scan_policy<Threads, ItemsPerThread, Io, 1, upsweep::default_look_back_delay_ns, false,
                                           upsweep::tile_schedule::block_per_tile, MinBlocksPerSm, SettleNs>;
 
-template <group_op Op, class Policy>
+template <class T, group_op Op, class Policy>
 void add_by_key_tune_row(const std::string& op, const std::string& name) {
-  add_row("tune/" + op + "_i32_run16/" + name, {100'000'000, 1'000'000'000}, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_group<std::int32_t, Op, Policy>(state, 625); });
-  });
+  const std::string type = sizeof(T) == 4 ? "_i32" : "_i64";
+  add_row("tune/" + op + type + "_run16/" + name, {100'000'000, sizeof(T) == 4 ? 1'000'000'000 : 300'000'000}, 0.1,
+          [](benchmark::State& state) { guarded(state, [&] { upsweep_group<T, T, Op, Policy>(state, 625); }); });
 }
 
 template <group_op Op>
 void add_by_key_tune_rows(const std::string& op) {
+  using i32 = std::int32_t;
+  using i64 = std::int64_t;
   constexpr auto direct = upsweep::tile_io::direct;
-  add_by_key_tune_row<Op, by_key_shape<256, 12, 3, 600>>(op, "256x12_min_blocks_3");
-  add_by_key_tune_row<Op, by_key_shape<256, 12, 3, 600, direct>>(op, "256x12_min_blocks_3_direct");
-  add_by_key_tune_row<Op, by_key_shape<256, 16, 2, 600>>(op, "256x16_min_blocks_2");
-  add_by_key_tune_row<Op, by_key_shape<256, 16, 2, 600, direct>>(op, "256x16_min_blocks_2_direct");
-  add_by_key_tune_row<Op, by_key_shape<256, 18, 2, 600>>(op, "256x18_min_blocks_2");
+  add_by_key_tune_row<i32, Op, by_key_shape<256, 12, 3, 600, direct>>(op, "256x12_min_blocks_3_direct");
+  add_by_key_tune_row<i32, Op, by_key_shape<256, 8, 4, 600, direct>>(op, "256x8_min_blocks_4_direct");
+  add_by_key_tune_row<i32, Op, by_key_shape<128, 12, 6, 600, direct>>(op, "128x12_min_blocks_6_direct");
+  add_by_key_tune_row<i32, Op, by_key_shape<128, 16, 4, 600, direct>>(op, "128x16_min_blocks_4_direct");
+  add_by_key_tune_row<i64, Op, by_key_shape<256, 8, 3, 600, direct>>(op, "256x8_min_blocks_3_direct");
+  add_by_key_tune_row<i64, Op, by_key_shape<256, 8, 3, 600>>(op, "256x8_min_blocks_3");
+  add_by_key_tune_row<i64, Op, by_key_shape<256, 6, 4, 600, direct>>(op, "256x6_min_blocks_4_direct");
+  add_by_key_tune_row<i64, Op, by_key_shape<128, 8, 6, 600, direct>>(op, "128x8_min_blocks_6_direct");
 }
 
 template <int Threads, int ItemsPerThread, int MinBlocksPerSm, upsweep::tile_io Io = upsweep::tile_io::transpose>
@@ -255,17 +280,25 @@ void add_non_trivial_tune_row(const std::string& name) {
 }
 
 const bool registered = register_later([] {
-  add_non_trivial_tune_row<256, 12, 3>("256x12_min_blocks_3");
-  add_non_trivial_tune_row<256, 12, 3, upsweep::tile_io::direct>("256x12_min_blocks_3_direct");
-  add_non_trivial_tune_row<256, 16, 2>("256x16_min_blocks_2");
+  constexpr auto direct = upsweep::tile_io::direct;
+  add_non_trivial_tune_row<256, 12, 3, direct>("256x12_min_blocks_3_direct");
+  add_non_trivial_tune_row<256, 8, 4, direct>("256x8_min_blocks_4_direct");
+  add_non_trivial_tune_row<128, 12, 6, direct>("128x12_min_blocks_6_direct");
   add_by_key_tune_rows<group_op::reduce>("reduce_by_key");
   add_by_key_tune_rows<group_op::scan>("inclusive_scan_by_key");
-  register_group<std::int32_t, group_op::reduce>("reduce_by_key", "i32", 9);
-  register_group<std::int64_t, group_op::reduce>("reduce_by_key", "i64", 8);
-  register_group<std::int32_t, group_op::unique>("unique_by_key", "i32", 9);
-  register_group<std::int64_t, group_op::unique>("unique_by_key", "i64", 8);
-  register_group<std::int32_t, group_op::scan>("inclusive_scan_by_key", "i32", 9);
-  register_group<std::int64_t, group_op::scan>("inclusive_scan_by_key", "i64", 8);
+  using i32 = std::int32_t;
+  using i64 = std::int64_t;
+  register_group<i32, i32, group_op::reduce>("reduce_by_key", "i32", 9);
+  register_group<i64, i64, group_op::reduce>("reduce_by_key", "i64", 8);
+  register_group<i32, i32, group_op::unique>("unique_by_key", "i32", 9);
+  register_group<i64, i64, group_op::unique>("unique_by_key", "i64", 8);
+  register_group<i32, i32, group_op::scan>("inclusive_scan_by_key", "i32", 9);
+  register_group<i64, i64, group_op::scan>("inclusive_scan_by_key", "i64", 8);
+  constexpr bool runs_of_16_only = true;
+  register_group<i32, i32, group_op::exclusive_scan>("exclusive_scan_by_key", "i32", 9, runs_of_16_only);
+  // 4-byte keys, 8-byte values
+  register_group<i32, i64, group_op::reduce>("reduce_by_key", "i32_i64", 8, runs_of_16_only);
+  register_group<i32, i64, group_op::scan>("inclusive_scan_by_key", "i32_i64", 8, runs_of_16_only);
   for (const auto& [run, starts] : run_lengths) {
     add_group_row("non_trivial_runs", "i32", run, starts, "upsweep", non_trivial_runs_row<std::int32_t, true>, 9);
     add_group_row("non_trivial_runs", "i32", run, starts, "cub", non_trivial_runs_row<std::int32_t, false>, 9);

@@ -146,9 +146,10 @@ void add_three_way_tune_row(const std::string& name) {
 }
 
 const bool registered = register_later([] {
-  add_three_way_tune_row<256, 12, 3>("256x12_min_blocks_3");
-  add_three_way_tune_row<256, 12, 3, upsweep::tile_io::direct>("256x12_min_blocks_3_direct");
-  add_three_way_tune_row<256, 16, 2>("256x16_min_blocks_2");
+  constexpr auto direct = upsweep::tile_io::direct;
+  add_three_way_tune_row<256, 12, 3, direct>("256x12_min_blocks_3_direct");
+  add_three_way_tune_row<256, 8, 4, direct>("256x8_min_blocks_4_direct");
+  add_three_way_tune_row<128, 12, 6, direct>("128x12_min_blocks_6_direct");
   constexpr bool headline = true;
   register_partition<std::int32_t>("i32", 50, headline);  // bar: >= 1.05x CUB at 10^9
   register_partition<std::int32_t>("i32", 1);

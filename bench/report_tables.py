@@ -155,6 +155,7 @@ BARS = [
 GROUP_CASES = [f"{op}_{t}_{run}" for op in ("reduce_by_key", "unique_by_key", "inclusive_scan_by_key")
                for t in ("i32", "i64") for run in ("run1.5", "run16", "run1000")]
 GROUP_CASES += [f"non_trivial_runs_i32_{run}" for run in ("run1.5", "run16", "run1000")]
+GROUP_CASES += ["exclusive_scan_by_key_i32_run16", "reduce_by_key_i32_i64_run16", "inclusive_scan_by_key_i32_i64_run16"]
 BARS += [("compact", case, 10 ** e, 1.05 if e >= 6 else 1.0) for case in GROUP_CASES for e in range(2, 10)]
 BARS += [("compact", "segmented_sum_i32_avg100", 10 ** e, 1.2 if e >= 6 else 1.0) for e in range(4, 9)]
 BARS += [("compact", f"partition_{case}", 10 ** e, 1.05 if (case, e) == ("i32_50pct", 9) else 1.0)
