@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace upsweep::test {
@@ -121,6 +122,22 @@ void expect_output_then_poison(const std::vector<T>& got, const std::vector<T>& 
   std::memset(poisoned.data(), poison_byte, poisoned.size() * sizeof(T));
   expect_same_bytes(got.data() + count, poisoned.data() + count, static_cast<std::int64_t>(got.size()) - count,
                     "written past the count");
+}
+
+// Calls body(keys, values) for every size and run shape (two shapes when tests are sparse) on
+// fresh keys and values, the seed, size and shape traced; stops at the first fatal failure.
+template <class K, class V, class Body>
+void for_every_size_and_shape(std::int64_t tile, Body&& body) {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  for (const std::int64_t n : by_key_sizes(tile)) {
+    for (const run_shape shape : every_run_shape()) {
+      if (sparse_tests() && shape != run_shape::short_runs && shape != run_shape::long_runs) continue;
+      SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(shape));
+      body(keys_of_shape<K>(n, shape, tile, seed + n), values_for<V>(n, seed ^ 0x5bd1e995ull));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
 }
 
 }  // namespace upsweep::test

@@ -87,24 +87,15 @@ auto unique_by_key_call(Eq eq) {
 // Every size and shape, the default tiles and small ones, reduce and unique_by_key.
 template <class K, class V, class A, class Op, class Eq>
 void expect_every_shape_like_the_host(Op op, Eq eq) {
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_trace(seed));
   constexpr std::int64_t tile = default_by_key_policy<K, A>::tile_items;
-  for (const std::int64_t n : by_key_sizes(tile)) {
-    for (const run_shape shape : every_run_shape()) {
-      if (sparse_tests() && shape != run_shape::short_runs && shape != run_shape::long_runs) continue;
-      SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(shape));
-      const auto keys = keys_of_shape<K>(n, shape, tile, seed + n);
-      const auto values = values_for<V>(n, seed ^ 0x5bd1e995ull);
-      const auto reduced = reduce_on_host<A>(keys, values, op, eq, false);
-      expect_runs_like_the_host<A>(keys, values, reduced, reduce_call<void>(op, eq));
-      expect_runs_like_the_host<A>(keys, values, reduced, reduce_call<small_by_key_tiles>(op, eq));
-      const auto firsts = reduce_on_host<V>(keys, values, op, eq, true);
-      expect_runs_like_the_host<V>(keys, values, firsts, unique_by_key_call<void>(eq));
-      expect_runs_like_the_host<V>(keys, values, firsts, unique_by_key_call<small_by_key_tiles>(eq));
-      if (::testing::Test::HasFatalFailure()) return;
-    }
-  }
+  for_every_size_and_shape<K, V>(tile, [&](const std::vector<K>& keys, const std::vector<V>& values) {
+    const auto reduced = reduce_on_host<A>(keys, values, op, eq, false);
+    expect_runs_like_the_host<A>(keys, values, reduced, reduce_call<void>(op, eq));
+    expect_runs_like_the_host<A>(keys, values, reduced, reduce_call<small_by_key_tiles>(op, eq));
+    const auto firsts = reduce_on_host<V>(keys, values, op, eq, true);
+    expect_runs_like_the_host<V>(keys, values, firsts, unique_by_key_call<void>(eq));
+    expect_runs_like_the_host<V>(keys, values, firsts, unique_by_key_call<small_by_key_tiles>(eq));
+  });
 }
 
 class ReduceByKey : public gpu_test {};

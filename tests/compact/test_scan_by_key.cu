@@ -76,28 +76,20 @@ void expect_scans_like_the_host(const std::vector<K>& keys, const std::vector<V>
 
 template <class K, class V, class A, class Op, class Eq>
 void expect_every_shape_scans_like_the_host(Op op, Eq eq, A init) {
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_trace(seed));
   constexpr std::int64_t tile = default_by_key_policy<K, A>::tile_items;
-  for (const std::int64_t n : by_key_sizes(tile)) {
-    for (const run_shape shape : every_run_shape()) {
-      if (sparse_tests() && shape != run_shape::short_runs && shape != run_shape::long_runs) continue;
-      SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(shape));
-      const auto keys = keys_of_shape<K>(n, shape, tile, seed + n);
-      const auto values = values_for<V>(n, seed ^ 0x5bd1e995ull);
-      for (const bool exclusive : {false, true}) {
-        SCOPED_TRACE(exclusive ? "exclusive" : "inclusive");
-        const A* with_init = exclusive ? &init : nullptr;
-        expect_scans_like_the_host<void>(keys, values, op, eq, with_init, false);
-        expect_scans_like_the_host<small_by_key_tiles>(keys, values, op, eq, with_init, false);
-        if constexpr (std::is_same_v<V, A>) {
-          SCOPED_TRACE("in place");
-          expect_scans_like_the_host<void>(keys, values, op, eq, with_init, true);
-        }
-        if (::testing::Test::HasFatalFailure()) return;
+  for_every_size_and_shape<K, V>(tile, [&](const std::vector<K>& keys, const std::vector<V>& values) {
+    for (const bool exclusive : {false, true}) {
+      SCOPED_TRACE(exclusive ? "exclusive" : "inclusive");
+      const A* with_init = exclusive ? &init : nullptr;
+      expect_scans_like_the_host<void>(keys, values, op, eq, with_init, false);
+      expect_scans_like_the_host<small_by_key_tiles>(keys, values, op, eq, with_init, false);
+      if constexpr (std::is_same_v<V, A>) {
+        SCOPED_TRACE("in place");
+        expect_scans_like_the_host<void>(keys, values, op, eq, with_init, true);
       }
+      if (::testing::Test::HasFatalFailure()) return;
     }
-  }
+  });
 }
 
 class ScanByKey : public gpu_test {};
