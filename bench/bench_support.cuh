@@ -166,7 +166,7 @@ inline row_selection& selection() {
 inline std::string type_in_case(const std::string& row_name) {
   const auto first = row_name.find('/'), second = row_name.find('/', first + 1);
   const std::string case_name = row_name.substr(first + 1, second - first - 1) + "_";
-  static const char* const types[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
+  static const char* const types[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64", "bf16"};
   for (std::size_t begin = 0, end; (end = case_name.find('_', begin)) != std::string::npos; begin = end + 1) {
     const std::string word = case_name.substr(begin, end - begin);
     for (const char* type : types)

@@ -34,17 +34,19 @@ const char* const usage = R"(upsweep-bench: Upsweep against CUB, Thrust and a de
 Usage: upsweep-bench [OPTIONS] [GOOGLE BENCHMARK FLAGS]
 
 Rows are named suite/case/impl/n, e.g. core/inclusive_sum_i32/cub/1000000.
-  --suite LIST     core, seeds, sort, compact, histogram, host, dist, tune or all, comma-separated;
-                   all is the five on-device comparative suites (host, dist and tune run only when
-                   named; host: host-to-host sorts of 2^28 and 2^32 items, up to 64 GB of host memory;
-                   dist: the sort across 1..8 logical ranks on one GPU). Without --suite every row
+  --suite LIST     core, seeds, sort, compact, histogram, topk, host, dist, tune or all,
+                   comma-separated; all is the five on-device comparative suites (topk, host, dist
+                   and tune run only when named; topk: the k largest of 2^20, 2^26, 2^28 f32 and
+                   bf16 keys, its CUB 3.5 rows from upsweep-bench-cub35; host: host-to-host
+                   sorts of 2^28 and 2^32 items, up to 64 GB of host memory; dist: the sort across
+                   1..8 logical ranks on one GPU). Without --suite every row
                    is registered and --benchmark_filter alone chooses
   --sizes LIST     comma-separated: a value (1000, 1e6, 2^28, 64k, 16M, 1G, 4Mi) runs every selected
                    row at exactly that n; a range A..B keeps each row's own sizes that lie inside it
                    (core, seeds: 1e2..1e9; compact: 1e2..1e8, 1e9 for the headline cases; sort: 2^16,
                    2^20, 2^24, 2^28, 2^30; host: 2^28, 2^32; dist: 2^24, 2^26, 2^28; histogram: 2^24, 2^28 (8-bit samples: 2^28, 2^30); tune:
                    1e8, 1e9 or the histogram sizes)
-  --types LIST     keep only these element types: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64, comma-separated
+  --types LIST     keep only these element types: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 bf16, comma-separated
                    (a row's type is its key or item type, pairs go by the key; seeds are i32)
 
 Output (the JSON is Google Benchmark's; the rest is made from it by bench/report.py, python3):
@@ -73,8 +75,8 @@ Environment: UPSWEEP_BENCH_MAX_EXP caps the 10^k sizes, UPSWEEP_BENCH_MAX_LOG2 t
 UPSWEEP_BENCH_MIN_TIME (seconds) each row's minimum time per repetition (rows ask 0.1 to 0.25).
 )";
 
-const char* const suites[] = {"core", "seeds", "sort", "compact", "histogram", "host", "dist", "tune"};
-const char* const types[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
+const char* const suites[] = {"core", "seeds", "sort", "compact", "histogram", "topk", "host", "dist", "tune"};
+const char* const types[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64", "bf16"};
 
 struct usage_error {
   std::string message;

@@ -162,10 +162,20 @@ BARS += [("compact", f"partition_{case}", 10 ** e, 1.05 if (case, e) == ("i32_50
          for case in ("i32_1pct", "i32_50pct", "i32_99pct", "i64_50pct") for e in range(2, 10)]
 BARS += [("compact", f"partition_three_way_{t}_50pct", 10 ** e, 1.0) for t in ("i32", "i64") for e in range(2, 10)]
 
-# Floors without a CUB function: (suite, case, n, the floor as a multiple of the copy row's time,
-# the most the Upsweep row may take relative to that floor). The stable partition moves 3n words
-# where the copy moves 2n.
-FLOOR_BARS = [("compact", "stable_partition_i32_50pct", 10 ** 9, 1.5, 1.10)]
+# Issue 28, top-k: 1.2x the newest CUB's DeviceTopK (cub35 rows, from upsweep-bench-cub35).
+TOP_K_CASES = [f"top_k_{t}_k{k}" for t in ("f32", "bf16") for k in (1, 32, 1024, 65536)]
+BARS += [("topk", case, 1 << e, 1.2) for case in TOP_K_CASES for e in (20, 26, 28)]
+
+BARS += [("topk", f"batched_top_k_{t}_64rows_k50", 64 << 17, 1.2) for t in ("f32", "bf16")]
+
+# Bars against PyTorch (torch rows, from bench/torch_topk.py): (suite, case, n, minimum speed-up).
+TORCH_BARS = [("topk", "batched_top_k_bf16_64rows_k50", 64 << 17, 5.0)]
+
+# Floors: (suite, case, n, the floor as a multiple of the copy row's time, the most the Upsweep
+# row may take relative to that floor, the case holding the copy row). The stable partition moves
+# 3n words where the copy moves 2n; top-k at 2^28 within 2x of one read of its input (half a copy).
+FLOOR_BARS = [("compact", "stable_partition_i32_50pct", 10 ** 9, 1.5, 1.10, "stable_partition_i32_50pct")]
+FLOOR_BARS += [("topk", case, 1 << 28, 0.5, 2.0, case[:case.rfind("_k")]) for case in TOP_K_CASES]
 
 
 def bars_table(results):
@@ -184,8 +194,15 @@ def bars_table(results):
             missing = "no Upsweep row" if cub else "no CUB row"
             body.append([f"{suite}/{case} {fmt_n(n)}", fmt(mine["ms"]) if mine else "-",
                          fmt(cub["ms"]) if cub else "-", "-", f">= {bar:.2f}x: {missing}"])
-    for suite, case, n, floor_factor, bar in FLOOR_BARS:
-        mine, copy = results.get((suite, case, "upsweep", n)), results.get((suite, case, "copy", n))
+    for suite, case, n, bar in TORCH_BARS:
+        mine, torch = results.get((suite, case, "upsweep", n)), results.get((suite, case, "torch", n))
+        if mine and torch:
+            ratio = torch["ms"] / mine["ms"]
+            verdict = "met" if ratio >= bar else "missed"
+            body.append([f"{suite}/{case} {fmt_n(n)}", fmt(mine["ms"]), f"{fmt(torch['ms'])} (torch)",
+                         f"{ratio:.2f}x", f">= {bar:.2f}x torch: {verdict}"])
+    for suite, case, n, floor_factor, bar, copy_case in FLOOR_BARS:
+        mine, copy = results.get((suite, case, "upsweep", n)), results.get((suite, copy_case, "copy", n))
         if mine and copy:
             ratio = mine["ms"] / (floor_factor * copy["ms"])
             verdict = "met" if ratio <= bar else "missed"

@@ -35,6 +35,17 @@ if [[ " $* " == *" --nccl "* ]]; then
   fi
 fi
 
+# The newest CUB for upsweep-bench-cub35, on request (`tools/install-deps.sh --cccl`): the
+# nvidia-cuda-cccl wheel from PyPI (CCCL 3.5 headers; they build with the toolkit's nvcc 13.0),
+# unpacked into .deps/cccl-wheel where bench/CMakeLists.txt looks.
+if [[ " $* " == *" --cccl "* ]] && [ ! -f "$deps/cccl-wheel/nvidia/cu13/include/cccl/cub/version.cuh" ]; then
+  mkdir -p "$deps/wheels"
+  python3 -m pip download --no-deps --only-binary=:all: -d "$deps/wheels" "nvidia-cuda-cccl>=13.3.5" &&
+    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+      "$(ls "$deps"/wheels/nvidia_cuda_cccl-*.whl | tail -1)" "$deps/cccl-wheel" ||
+    { echo "install-deps: the CCCL wheel could not be fetched" >&2; exit 1; }
+fi
+
 # MPI for `upsweep-sort --distributed`, on request (`tools/install-deps.sh --mpi`, with --nccl: the
 # tool needs both): Debian's Open MPI, fetched without root by apt-get download and unpacked into
 # .deps/openmpi where apps/upsweep-sort looks. It gives the headers and libmpi to build against;

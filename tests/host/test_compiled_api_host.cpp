@@ -6,6 +6,7 @@
 #include <upsweep/histogram.hpp>
 #include <upsweep/scan.hpp>
 #include <upsweep/sort.hpp>
+#include <upsweep/top_k.hpp>
 
 #include <gtest/gtest.h>
 
@@ -165,6 +166,38 @@ TEST(CompiledApiSizeQueries, GroupByAndThreeWaySizesAndRefusalsNeedNoGpu) {
   EXPECT_EQ(upsweep::non_trivial_runs(nullptr, bytes, static_cast<const std::uint8_t*>(nullptr), nullptr, nullptr,
                                       nullptr, -1),
             cudaErrorInvalidValue);
+}
+
+TEST(CompiledApiSizeQueries, TopKSizesAndRefusalsNeedNoGpu) {
+  const std::int64_t n = (std::int64_t{1} << 28) + 3;
+  std::size_t bytes = 0;
+  EXPECT_EQ(upsweep::top_k_keys(nullptr, bytes, static_cast<const float*>(nullptr), nullptr, n, 1024), cudaSuccess);
+  EXPECT_GT(bytes, 0u);
+  const std::size_t sorted_bytes = bytes;
+  EXPECT_EQ(upsweep::top_k_keys(nullptr, bytes, static_cast<const float*>(nullptr), nullptr, n, 1024,
+                                upsweep::top_k_select::largest, upsweep::top_k_output::unsorted),
+            cudaSuccess);
+  EXPECT_LT(bytes, sorted_bytes) << "a sorted result also holds the sort of its k winners";
+  EXPECT_EQ(upsweep::top_k_with_indices(nullptr, bytes, static_cast<const __nv_bfloat16*>(nullptr), nullptr, nullptr,
+                                        n, n),
+            cudaSuccess);
+  EXPECT_EQ(upsweep::top_k_rows_with_indices(nullptr, bytes, static_cast<const __half*>(nullptr), nullptr, nullptr, 64,
+                                             131072, 50),
+            cudaSuccess);
+  EXPECT_GT(bytes, 0u);
+  EXPECT_EQ(upsweep::top_k_keys(nullptr, bytes, static_cast<const double*>(nullptr), nullptr, 10, 11),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(upsweep::top_k_with_indices(nullptr, bytes, static_cast<const std::int32_t*>(nullptr), nullptr, nullptr, -1,
+                                        0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(upsweep::top_k_rows_with_indices(nullptr, bytes, static_cast<const float*>(nullptr), nullptr, nullptr, 4,
+                                             4096, 1025),
+            cudaErrorInvalidValue)
+      << "sorted rows take k <= 1024";
+  EXPECT_EQ(upsweep::top_k_rows_with_indices(nullptr, bytes, static_cast<const float*>(nullptr), nullptr, nullptr, 4,
+                                             4096, 1025, upsweep::top_k_select::largest,
+                                             upsweep::top_k_output::unsorted),
+            cudaSuccess);
 }
 
 TEST(CompiledApiConvenience, ThrowsCudaErrorNamingTheCall) {

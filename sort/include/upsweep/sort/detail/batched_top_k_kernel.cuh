@@ -1,0 +1,226 @@
+// Batched top-k: one block per segment runs the radix select of top_k_kernels.cuh with its passes
+// separated by barriers instead of launches, 8-bit digits counted in shared memory, and the
+// candidates kept in shared memory once they fit (until then each pass rereads the segment, which
+// the previous pass has just brought into L2). A long segment first tries the sample's shortcut
+// (top_k_sample.cuh) into shared memory. Sorted results rank the winners in shared memory.
+#pragma once
+
+#include <upsweep/sort/detail/top_k_kernels.cuh>
+#include <upsweep/sort/detail/top_k_sample.cuh>
+#include <upsweep/sort/detail/top_k_select.cuh>
+#include <upsweep/sort/detail/vector_items.cuh>
+
+namespace upsweep::detail {
+
+inline constexpr int batched_top_k_threads = 512;
+inline constexpr int batched_top_k_digit_bits = 8;
+inline constexpr int batched_top_k_digits = 1 << batched_top_k_digit_bits;
+inline constexpr long long batched_top_k_max_sorted = 1024;  // k of a sorted batched result
+
+template <class Key>
+struct batched_top_k_storage {
+  static constexpr int capacity = 12288 / static_cast<int>(sizeof(Key) + sizeof(unsigned));
+  unsigned counts[batched_top_k_digits];
+  Key candidate_keys[2][capacity];
+  unsigned candidate_indices[2][capacity];
+  // 16 KB of sample select bits: 4096 samples of keys up to 4 bytes, 2048 of 8-byte keys. The
+  // sample is done with before the first winner is kept.
+  using bits_t = typename radix_traits<Key>::bits_t;
+  static constexpr int samples = 16384 / (sizeof(bits_t) < 4 ? 4 : sizeof(bits_t));
+  union {
+    bits_t sample_bits[samples];
+    struct {
+      Key keys[batched_top_k_max_sorted];
+      unsigned indices[batched_top_k_max_sorted];
+    } winners;
+  };
+  rank_select_storage select_storage;
+  top_k_pass pass;
+  unsigned need;
+  unsigned emitted;
+  unsigned kept;
+};
+
+// Where a segment's winners go: straight to its row of the output, or to shared memory to be
+// ranked first (sorted).
+template <class Key, class ValueIn, class Value>
+struct batched_top_k_output {
+  ValueIn values_in;
+  Key* keys_out;
+  Value* values_out;  // null for keys only
+  long long k;        // the row stride of the output
+  bool sorted;
+};
+
+template <bool Largest, class Key, class ValueIn, class Value>
+__device__ __forceinline__ void split_segment_candidate(batched_top_k_storage<Key>& st, const top_k_pass& pass,
+                                                        const batched_top_k_output<Key, ValueIn, Value>& out,
+                                                        long long segment, long long begin, bool valid,
+                                                        const Key& key, unsigned index) {
+  const auto bits = top_k_select_bits<Largest>(key);
+  const unsigned digit = top_k_digit_of(pass.digit, bits, index);
+  const bool emit = valid && (digit < pass.chosen || (pass.take_all && digit == pass.chosen));
+  const bool keep = valid && !pass.take_all && digit == pass.chosen;
+  const unsigned slot = claim_warp_slot(emit, &st.emitted);
+  if (emit && out.sorted) {
+    st.winners.keys[slot] = key;
+    st.winners.indices[slot] = index;
+  } else if (emit) {
+    const long long at = segment * out.k + slot;
+    out.keys_out[at] = key;
+    if (out.values_out != nullptr) out.values_out[at] = out.values_in[begin + index];
+  }
+  if (pass.destination != top_k_from_input) {
+    const unsigned kept_slot = claim_warp_slot(keep, &st.kept);
+    if (keep) {
+      st.candidate_keys[pass.destination][kept_slot] = key;
+      st.candidate_indices[pass.destination][kept_slot] = index;
+    }
+  }
+  count_digit(st.counts, keep ? top_k_digit_of(pass.next, bits, index) : 0u, keep);
+}
+
+// One pass over the segment in global memory (the items the prefix allows) or over the shared
+// candidates.
+template <bool Largest, class Key, class ValueIn, class Value>
+__device__ void split_segment(batched_top_k_storage<Key>& st, const top_k_pass& pass, const Key* keys,
+                              const batched_top_k_output<Key, ValueIn, Value>& out, long long segment,
+                              long long begin, long long length) {
+  constexpr int threads = batched_top_k_threads;
+  if (pass.source != top_k_from_input) {
+    for (long long first = 0; first < pass.source_count; first += threads) {
+      const long long at = first + threadIdx.x;
+      const bool valid = at < pass.source_count;
+      split_segment_candidate<Largest>(st, pass, out, segment, begin, valid,
+                                       valid ? st.candidate_keys[pass.source][at] : Key{},
+                                       valid ? st.candidate_indices[pass.source][at] : 0u);
+    }
+    return;
+  }
+  long long lo, hi;
+  input_range(pass, length, lo, hi);
+  for_each_item<batched_top_k_threads>(keys + begin, lo, hi, 0, 1, [&](const Key& key, long long at, bool in_range) {
+    const bool valid = in_range && same_above(top_k_select_bits<Largest>(key), pass.key_prefix, pass.key_shift);
+    split_segment_candidate<Largest>(st, pass, out, segment, begin, valid, key, static_cast<unsigned>(at));
+  });
+}
+
+// The sample's shortcut for one segment: when it keeps at least k items and they fit, the select
+// starts from shared buffer 0 instead of the segment.
+template <bool Largest, class Key>
+__device__ void filter_segment_by_sample(batched_top_k_storage<Key>& st, const Key* keys, long long begin,
+                                         long long length, long long k) {
+  constexpr int threads = batched_top_k_threads, capacity = batched_top_k_storage<Key>::capacity;
+  // The passing count's spread is about its mean / sqrt(rank): many samples keep the mean low
+  // enough that a segment rarely passes more than its buffer holds (and falls back to rereading).
+  constexpr int samples = batched_top_k_storage<Key>::samples;
+  const long long rank = top_k_sample_rank(k, length, samples);
+  if (static_cast<double>(rank) * static_cast<double>(length) / samples > 0.75 * capacity) return;
+  for (int i = threadIdx.x; i < samples; i += threads)
+    st.sample_bits[i] = static_cast<typename batched_top_k_storage<Key>::bits_t>(
+        top_k_select_bits<Largest>(keys[begin + i * length / samples]));
+  __syncthreads();
+  const auto threshold = block_rank_select<threads>(st.sample_bits, samples, static_cast<unsigned>(rank),
+                                                    radix_traits<Key>::key_bits, st.select_storage);
+  for_each_item<batched_top_k_threads>(keys + begin, 0, length, 0, 1, [&](const Key& key, long long at, bool valid) {
+    const bool pass = valid && top_k_select_bits<Largest>(key) <= threshold;
+    const unsigned slot = claim_warp_slot(pass, &st.kept);
+    if (pass && slot < static_cast<unsigned>(capacity)) {
+      st.candidate_keys[0][slot] = key;
+      st.candidate_indices[0][slot] = static_cast<unsigned>(at);
+    }
+  });
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (st.kept >= k && st.kept <= static_cast<unsigned>(capacity)) {
+      st.pass.source = 0;
+      st.pass.source_count = st.kept;
+      st.pass.destination = 1;
+    }
+    st.kept = 0;
+  }
+  __syncthreads();
+}
+
+// Warp 0 finds the digit holding the need-th candidate, plans the next pass and clears the counts.
+template <class Key>
+__device__ void choose_segment_digit(batched_top_k_storage<Key>& st, int key_bits, int index_bits) {
+  if (threadIdx.x >= 32) return;
+  const rank_digit found = find_rank_digit<batched_top_k_digits>(st.counts, st.need);
+  __syncwarp();
+  for (int i = threadIdx.x; i < batched_top_k_digits; i += 32) st.counts[i] = 0;
+  if (threadIdx.x != 0) return;
+  const top_k_pass previous = st.pass;
+  top_k_pass pass = previous;
+  fix_chosen_digit(pass);
+  pass.digit = previous.next;
+  pass.next = next_top_k_digit<batched_top_k_digit_bits>(pass.digit, key_bits, index_bits);
+  pass.chosen = found.digit;
+  pass.take_all = st.need - found.below == found.count;
+  pass.source = previous.destination;
+  pass.source_count = static_cast<long long>(found.total);
+  const bool keep_in_shared = !pass.take_all && found.count <= static_cast<unsigned>(batched_top_k_storage<Key>::capacity);
+  pass.destination = !keep_in_shared ? top_k_from_input : pass.source == 0 ? 1 : 0;
+  st.pass = pass;
+  st.need -= static_cast<unsigned>(found.below);
+  st.kept = 0;
+}
+
+// The winners in (select bits, index) order: each one's rank is the number of winners before it.
+template <bool Largest, class Key, class ValueIn, class Value>
+__device__ void write_sorted_winners(const batched_top_k_storage<Key>& st, unsigned count,
+                                     const batched_top_k_output<Key, ValueIn, Value>& out, long long segment,
+                                     long long begin) {
+  for (unsigned i = threadIdx.x; i < count; i += batched_top_k_threads) {
+    const auto bits = top_k_select_bits<Largest>(st.winners.keys[i]);
+    const unsigned index = st.winners.indices[i];
+    unsigned rank = 0;
+    for (unsigned j = 0; j < count; ++j) {
+      const auto other = top_k_select_bits<Largest>(st.winners.keys[j]);
+      rank += other < bits || (other == bits && st.winners.indices[j] < index) ? 1u : 0u;
+    }
+    const long long at = segment * out.k + rank;
+    out.keys_out[at] = st.winners.keys[i];
+    if (out.values_out != nullptr) out.values_out[at] = out.values_in[begin + index];
+  }
+}
+
+template <bool Largest, class Key, class BeginOffsets, class EndOffsets, class ValueIn, class Value>
+__global__ void __launch_bounds__(batched_top_k_threads)
+    batched_top_k_kernel(const Key* keys, BeginOffsets begin_offsets, EndOffsets end_offsets,
+                         batched_top_k_output<Key, ValueIn, Value> out) {
+  __shared__ batched_top_k_storage<Key> st;
+  wait_for_previous_grid();
+  let_next_grid_launch();
+  const long long segment = blockIdx.x;
+  const long long begin = static_cast<long long>(begin_offsets[segment]);
+  const long long length = static_cast<long long>(end_offsets[segment]) - begin;
+  const long long k = length < out.k ? length : out.k;
+  if (k <= 0) return;
+  constexpr int key_bits = radix_traits<Key>::key_bits;
+  const int index_bits = top_k_index_bits(length);
+  for (int i = threadIdx.x; i < batched_top_k_digits; i += batched_top_k_threads) st.counts[i] = 0;
+  if (threadIdx.x == 0) {
+    top_k_pass pass;
+    pass.next = next_top_k_digit<batched_top_k_digit_bits>(pass.digit, key_bits, index_bits);
+    pass.take_all = k == length;  // everything: one pass emits it all
+    st.pass = pass;
+    st.need = static_cast<unsigned>(k);
+    st.emitted = 0;
+    st.kept = 0;
+  }
+  __syncthreads();
+  if (k < length && length > 2 * batched_top_k_storage<Key>::samples)
+    filter_segment_by_sample<Largest>(st, keys, begin, length, k);
+  for (;;) {
+    const top_k_pass pass = st.pass;
+    split_segment<Largest>(st, pass, keys, out, segment, begin, length);
+    __syncthreads();
+    if (pass.take_all) break;
+    choose_segment_digit(st, key_bits, index_bits);
+    __syncthreads();
+  }
+  if (out.sorted) write_sorted_winners<Largest>(st, static_cast<unsigned>(k), out, segment, begin);
+}
+
+}  // namespace upsweep::detail

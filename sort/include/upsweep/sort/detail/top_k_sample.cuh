@@ -1,0 +1,192 @@
+// Top-k's shortcut for small k: a strided sample of the input gives a threshold that about
+// k + O(sqrt k) sampled-out items pass, so one read of the input keeps only the items at or below
+// it (in select order) and the radix select runs on those few. Should fewer than k pass (a sample
+// that misjudged the data) or too many for the buffer, the select reads the input instead, as
+// without the shortcut; the result is the same either way.
+#pragma once
+
+#include <upsweep/sort/detail/top_k_kernels.cuh>
+#include <upsweep/sort/detail/top_k_select.cuh>
+#include <upsweep/sort/detail/top_k_warp.cuh>
+
+#include <cuda/std/cstdint>
+
+#include <cmath>
+
+namespace upsweep::detail {
+
+// How far down the sample the threshold sits: its rank among `samples` for the k-th of n, with a
+// margin of three standard deviations and four more, so that fewer than k items pass only on an
+// unlucky (or adversarial) sample.
+__host__ __device__ inline long long top_k_sample_rank(long long k, long long num_items, int samples) {
+  const double expected = static_cast<double>(k) * samples / static_cast<double>(num_items);
+  const double rank = expected + 3.0 * ::sqrt(expected) + 4.0;
+  return rank >= samples ? samples : static_cast<long long>(rank) + 1;
+}
+
+// Shared state of block_rank_select.
+struct rank_select_storage {
+  unsigned counts[256];
+  cuda::std::uint64_t prefix;
+  unsigned rank;
+};
+
+// The `rank`-th smallest (1-based) of `count` select bits in shared memory, 8 bits a pass from the
+// top; every thread returns it. Threads: the block size (whole warps).
+template <int Threads, class Bits>
+__device__ cuda::std::uint64_t block_rank_select(const Bits* bits, int count, unsigned rank, int key_bits,
+                                                 rank_select_storage& st) {
+  if (threadIdx.x == 0) {
+    st.prefix = 0;
+    st.rank = rank;
+  }
+  for (int top = key_bits; top > 0; top -= 8) {
+    const int bit = top < 8 ? 0 : top - 8, width = top - bit;
+    for (int i = threadIdx.x; i < 256; i += Threads) st.counts[i] = 0;
+    __syncthreads();
+    const cuda::std::uint64_t prefix = st.prefix;
+    for (int first = 0; first < count; first += Threads) {
+      const int i = first + static_cast<int>(threadIdx.x);
+      const cuda::std::uint64_t b = i < count ? static_cast<cuda::std::uint64_t>(bits[i]) : 0;
+      const bool active = i < count && same_above(b, prefix, top);
+      count_digit(st.counts, active ? static_cast<unsigned>((b >> bit) & ((1u << width) - 1)) : 0u, active);
+    }
+    __syncthreads();
+    if (threadIdx.x < 32) {
+      const rank_digit found = find_rank_digit<256>(st.counts, st.rank);
+      __syncwarp();  // every lane has read st.rank
+      if (threadIdx.x == 0) {
+        st.rank -= static_cast<unsigned>(found.below);
+        st.prefix |= static_cast<cuda::std::uint64_t>(found.digit) << bit;
+      }
+    }
+    __syncthreads();
+  }
+  return st.prefix;
+}
+
+// ---- kernels --------------------------------------------------------------------------------
+inline constexpr int top_k_samples = 4096;
+inline constexpr int top_k_sample_threads = 1024;
+
+// One block: starts the select (the first pass counts the first key digit of the input) and
+// sets the threshold from a strided sample, unless the items expected to pass it would fill more
+// than three quarters of a candidate buffer (large k).
+template <bool Largest, class Key>
+__global__ void __launch_bounds__(top_k_sample_threads)
+    top_k_sample_kernel(const Key* keys, long long num_items, long long k, long long capacity, int index_bits,
+                        top_k_state* st) {
+  __shared__ cuda::std::uint64_t bits[top_k_samples];
+  __shared__ rank_select_storage select_storage;
+  wait_for_previous_grid();
+  let_next_grid_launch();
+  for (int i = threadIdx.x; i < top_k_digits; i += top_k_sample_threads) st->counts[i] = 0;
+  if (threadIdx.x == 0) {
+    top_k_pass pass;
+    pass.next = next_top_k_digit(pass.digit, radix_traits<Key>::key_bits, index_bits);
+    st->passes[0] = pass;
+    st->need = k;
+    st->finished = 0;
+    st->emitted = 0;
+    st->kept = 0;
+    st->use_threshold = 0;
+    st->filtered = 0;
+    st->blocks_done = 0;
+  }
+  // One sample per 1024 keys, from one per thread to top_k_samples: a small input's select is short,
+  // and a sample load per thread is one round trip to memory.
+  const long long wanted = num_items / 1024 < top_k_sample_threads ? top_k_sample_threads : num_items / 1024;
+  const int samples = static_cast<int>(wanted < num_items ? (wanted < top_k_samples ? wanted : top_k_samples) : num_items);
+  const long long rank = top_k_sample_rank(k, num_items, samples);
+  if (static_cast<double>(rank) * static_cast<double>(num_items) / samples > 0.75 * static_cast<double>(capacity)) return;
+  const long long stride = num_items / samples, spread = num_items % samples;
+  for (int i = threadIdx.x; i < samples; i += top_k_sample_threads)
+    bits[i] = top_k_select_bits<Largest>(keys[i * stride + i * spread / samples]);
+  __syncthreads();
+  const auto threshold = block_rank_select<top_k_sample_threads>(bits, samples, static_cast<unsigned>(rank),
+                                                                 radix_traits<Key>::key_bits, select_storage);
+  if (threadIdx.x == 0) {
+    st->threshold = threshold;
+    st->use_threshold = 1;
+  }
+}
+
+// Passing items staged in shared memory, so that a block claims room in the candidate buffer
+// with one atomic per flush: an atomic per warp on one address for every passing item held the
+// filter of 2^28 f32 keys to half the copy bandwidth (H200, 2026-11-27).
+template <class Key, class Index>
+struct filter_queue {
+  static constexpr unsigned capacity = 1024;
+  Key keys[capacity];
+  Index indices[capacity];
+  unsigned count;  // may pass capacity: the items beyond it went out directly
+  unsigned long long base;
+};
+
+template <class Key, class Index, class ValueIn, class Value>
+__device__ __forceinline__ void write_candidate(const top_k_buffers<Key, Index, ValueIn, Value>& io,
+                                                unsigned long long slot, long long capacity, const Key& key,
+                                                Index index) {
+  if (slot >= static_cast<unsigned long long>(capacity)) return;  // counted, not kept: the select reads the input
+  io.candidate_keys[0][slot] = key;
+  io.candidate_indices[0][slot] = index;
+}
+
+// Moves the queue to candidate buffer 0 once it holds at least `at_least` items. Every thread
+// calls it.
+template <class Key, class Index, class ValueIn, class Value>
+__device__ void flush_filter_queue(filter_queue<Key, Index>& queue, unsigned at_least,
+                                   const top_k_buffers<Key, Index, ValueIn, Value>& io, long long capacity,
+                                   top_k_state* st) {
+  __syncthreads();
+  const unsigned held = queue.count < queue.capacity ? queue.count : queue.capacity;
+  __syncthreads();              // every thread has read the count before the next round adds to it
+  if (held < at_least) return;  // the same for every thread
+  if (threadIdx.x == 0) queue.base = atomicAdd(&st->filtered, static_cast<unsigned long long>(held));
+  __syncthreads();
+  for (unsigned i = threadIdx.x; i < held; i += blockDim.x)
+    write_candidate(io, queue.base + i, capacity, queue.keys[i], queue.indices[i]);
+  __syncthreads();
+  if (threadIdx.x == 0) queue.count = 0;
+  __syncthreads();
+}
+
+// One read of the input: the items at or below the threshold go to candidate buffer 0 while it
+// has room (all are counted). The last block starts the select from that buffer when it holds at
+// least k items and all that passed.
+template <bool Largest, class Key, class Index, class ValueIn, class Value>
+__global__ void __launch_bounds__(top_k_split_threads, top_k_split_min_blocks)
+    top_k_filter_kernel(top_k_buffers<Key, Index, ValueIn, Value> io, long long num_items, long long k,
+                        long long capacity, top_k_state* st) {
+  wait_for_previous_grid();
+  let_next_grid_launch();
+  if (!st->use_threshold) return;
+  __shared__ filter_queue<Key, Index> queue;
+  if (threadIdx.x == 0) queue.count = 0;
+  __syncthreads();
+  const cuda::std::uint64_t threshold = st->threshold;
+  const auto flush = [&](unsigned at_least) { flush_filter_queue(queue, at_least, io, capacity, st); };
+  for_each_item<top_k_split_threads>(
+      io.keys_in, 0, num_items, blockIdx.x, gridDim.x,
+      [&](const Key& key, long long at, bool valid) {
+        const bool pass = valid && top_k_select_bits<Largest>(key) <= threshold;
+        const unsigned slot = claim_warp_slot(pass, &queue.count);
+        if (pass && slot < filter_queue<Key, Index>::capacity) {
+          queue.keys[slot] = key;
+          queue.indices[slot] = static_cast<Index>(at);
+        } else if (pass) {  // the queue is full: straight out, an atomic of its own
+          write_candidate(io, atomicAdd(&st->filtered, 1ull), capacity, key, static_cast<Index>(at));
+        }
+      },
+      [&] { flush(filter_queue<Key, Index>::capacity / 2); });
+  flush(1);
+  if (!last_block_done(&st->blocks_done, gridDim.x) || threadIdx.x != 0) return;
+  const unsigned long long kept = __ldcg(&st->filtered);
+  if (kept >= static_cast<unsigned long long>(k) && kept <= static_cast<unsigned long long>(capacity)) {
+    st->passes[0].source = 0;
+    st->passes[0].source_count = static_cast<long long>(kept);
+    st->passes[0].destination = 1;
+  }
+}
+
+}  // namespace upsweep::detail

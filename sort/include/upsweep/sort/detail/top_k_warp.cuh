@@ -1,0 +1,105 @@
+// Warp-wide steps of top-k's radix select: claiming output slots with one atomic per warp (or per
+// block), counting digits with one atomic per distinct digit, finding the digit that holds a rank.
+#pragma once
+
+namespace upsweep::detail {
+
+// The lane's slot among this warp's `want` lanes, in a range claimed from `counter` by one atomic
+// per warp. Every lane of the warp must call it.
+template <class Count>
+__device__ __forceinline__ Count claim_warp_slot(bool want, Count* counter) {
+  const unsigned mask = __ballot_sync(0xffffffffu, want);
+  if (mask == 0) return 0;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int leader = __ffs(static_cast<int>(mask)) - 1;
+  Count base = 0;
+  if (lane == leader) base = atomicAdd(counter, static_cast<Count>(__popc(mask)));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  return base + static_cast<unsigned>(__popc(mask & ((1u << lane) - 1u)));
+}
+
+// Shared state of claim_block_slots.
+struct block_slot_claim {
+  unsigned count;
+  unsigned long long base;
+};
+
+// The first of `mine` consecutive slots for this thread, the block's slots claimed from `counter`
+// by one atomic (none when no thread wants any): a sparse filter's items would otherwise make one
+// atomic on one address per warp. Every thread of the block calls it; `shared` starts zeroed.
+__device__ __forceinline__ unsigned long long claim_block_slots(unsigned mine, unsigned long long* counter,
+                                                                block_slot_claim& shared) {
+  const unsigned lane = threadIdx.x % 32;
+  unsigned inclusive = mine;
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const unsigned lower = __shfl_up_sync(0xffffffffu, inclusive, offset);
+    if (lane >= static_cast<unsigned>(offset)) inclusive += lower;
+  }
+  const unsigned warp_total = __shfl_sync(0xffffffffu, inclusive, 31);
+  unsigned warp_base = 0;
+  if (lane == 31 && warp_total != 0) warp_base = atomicAdd(&shared.count, warp_total);
+  warp_base = __shfl_sync(0xffffffffu, warp_base, 31);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    shared.base = shared.count != 0 ? atomicAdd(counter, static_cast<unsigned long long>(shared.count)) : 0;
+    shared.count = 0;  // the next call adds only after the barrier below
+  }
+  __syncthreads();
+  return shared.base + warp_base + inclusive - mine;
+}
+
+// Adds `active` lanes' digits to shared counters, one atomic per distinct digit in the warp: the
+// digits of real data (float exponents, ties) crowd into a few counters. Every lane of the warp
+// must call it.
+__device__ __forceinline__ void count_digit(unsigned* counts, unsigned digit, bool active) {
+  const unsigned mask = __ballot_sync(0xffffffffu, active);
+  if (!active) return;
+  const unsigned peers = __match_any_sync(mask, digit);
+  if (static_cast<int>(threadIdx.x % 32) == __ffs(static_cast<int>(peers)) - 1) atomicAdd(&counts[digit], __popc(peers));
+}
+
+// Where the rank-th (1-based) of the items counted in `counts` lies: its digit, and how many items
+// the digits below it hold. Called by one whole warp; every lane gets the answer.
+struct rank_digit {
+  unsigned digit;
+  unsigned long long below;
+  unsigned long long count;
+  unsigned long long total;  // of all digits
+};
+
+template <int Digits, class Count>
+__device__ rank_digit find_rank_digit(const Count* counts, unsigned long long rank) {
+  constexpr int per_lane = Digits / 32;
+  static_assert(Digits % 32 == 0);
+  const unsigned lane = threadIdx.x % 32;
+  unsigned long long lane_total = 0;
+#pragma unroll
+  for (int i = 0; i < per_lane; ++i) lane_total += counts[lane * per_lane + i];
+  unsigned long long below = lane_total;
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const unsigned long long lower = __shfl_up_sync(0xffffffffu, below, offset);
+    if (lane >= static_cast<unsigned>(offset)) below += lower;
+  }
+  const unsigned long long total = __shfl_sync(0xffffffffu, below, 31);
+  below -= lane_total;
+  rank_digit found{0, 0, 0, total};
+  const bool mine = below < rank && rank <= below + lane_total;
+  if (mine) {
+    for (int i = 0; i < per_lane; ++i) {
+      const unsigned long long c = counts[lane * per_lane + i];
+      if (rank <= below + c) {
+        found = {lane * per_lane + i, below, c, total};
+        break;
+      }
+      below += c;
+    }
+  }
+  const int owner = __ffs(static_cast<int>(__ballot_sync(0xffffffffu, mine))) - 1;
+  found.digit = __shfl_sync(0xffffffffu, found.digit, owner);
+  found.below = __shfl_sync(0xffffffffu, found.below, owner);
+  found.count = __shfl_sync(0xffffffffu, found.count, owner);
+  return found;
+}
+
+}  // namespace upsweep::detail
