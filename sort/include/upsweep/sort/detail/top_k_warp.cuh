@@ -1,5 +1,5 @@
-// Warp-wide steps of top-k's radix select: claiming output slots with one atomic per warp (or per
-// block), counting digits with one atomic per distinct digit, finding the digit that holds a rank.
+// Warp-wide steps of top-k's radix select: claiming output slots with one atomic per warp,
+// counting digits with one atomic per distinct digit, finding the digit that holds a rank.
 #pragma once
 
 namespace upsweep::detail {
@@ -16,36 +16,6 @@ __device__ __forceinline__ Count claim_warp_slot(bool want, Count* counter) {
   if (lane == leader) base = atomicAdd(counter, static_cast<Count>(__popc(mask)));
   base = __shfl_sync(0xffffffffu, base, leader);
   return base + static_cast<unsigned>(__popc(mask & ((1u << lane) - 1u)));
-}
-
-// Shared state of claim_block_slots.
-struct block_slot_claim {
-  unsigned count;
-  unsigned long long base;
-};
-
-// The first of `mine` consecutive slots for this thread, the block's slots claimed from `counter`
-// by one atomic (none when no thread wants any): a sparse filter's items would otherwise make one
-// atomic on one address per warp. Every thread of the block calls it; `shared` starts zeroed.
-__device__ __forceinline__ unsigned long long claim_block_slots(unsigned mine, unsigned long long* counter,
-                                                                block_slot_claim& shared) {
-  const unsigned lane = threadIdx.x % 32;
-  unsigned inclusive = mine;
-  for (int offset = 1; offset < 32; offset *= 2) {
-    const unsigned lower = __shfl_up_sync(0xffffffffu, inclusive, offset);
-    if (lane >= static_cast<unsigned>(offset)) inclusive += lower;
-  }
-  const unsigned warp_total = __shfl_sync(0xffffffffu, inclusive, 31);
-  unsigned warp_base = 0;
-  if (lane == 31 && warp_total != 0) warp_base = atomicAdd(&shared.count, warp_total);
-  warp_base = __shfl_sync(0xffffffffu, warp_base, 31);
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    shared.base = shared.count != 0 ? atomicAdd(counter, static_cast<unsigned long long>(shared.count)) : 0;
-    shared.count = 0;  // the next call adds only after the barrier below
-  }
-  __syncthreads();
-  return shared.base + warp_base + inclusive - mine;
 }
 
 // Adds `active` lanes' digits to shared counters, one atomic per distinct digit in the warp: the
