@@ -34,10 +34,11 @@ const char* const usage = R"(upsweep-bench: Upsweep against CUB, Thrust and a de
 Usage: upsweep-bench [OPTIONS] [GOOGLE BENCHMARK FLAGS]
 
 Rows are named suite/case/impl/n, e.g. core/inclusive_sum_i32/cub/1000000.
-  --suite LIST     core, seeds, sort, compact, histogram, topk, host, dist, tune or all,
-                   comma-separated; all is the five on-device comparative suites (topk, host, dist
-                   and tune run only when named; topk: the k largest of 2^20, 2^26, 2^28 f32 and
-                   bf16 keys, its CUB 3.5 rows from upsweep-bench-cub35; host: host-to-host
+  --suite LIST     core, seeds, sort, compact, histogram, topk, segsort, host, dist, tune or all,
+                   comma-separated; all is the five on-device comparative suites (topk, segsort,
+                   host, dist and tune run only when named; topk: the k largest of 2^20, 2^26, 2^28
+                   f32 and bf16 keys, its CUB 3.5 rows from upsweep-bench-cub35; segsort: segmented
+                   sorts of 10^6 segments of 32 and 1000 items, 100 of 10^6, and rows; host: host-to-host
                    sorts of 2^28 and 2^32 items, up to 64 GB of host memory; dist: the sort across
                    1..8 logical ranks on one GPU). Without --suite every row
                    is registered and --benchmark_filter alone chooses
@@ -75,7 +76,7 @@ Environment: UPSWEEP_BENCH_MAX_EXP caps the 10^k sizes, UPSWEEP_BENCH_MAX_LOG2 t
 UPSWEEP_BENCH_MIN_TIME (seconds) each row's minimum time per repetition (rows ask 0.1 to 0.25).
 )";
 
-const char* const suites[] = {"core", "seeds", "sort", "compact", "histogram", "topk", "host", "dist", "tune"};
+const char* const suites[] = {"core", "seeds", "sort", "compact", "histogram", "topk", "segsort", "host", "dist", "tune"};
 const char* const types[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64", "bf16"};
 
 struct usage_error {

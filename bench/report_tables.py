@@ -168,8 +168,16 @@ BARS += [("topk", case, 1 << e, 1.2) for case in TOP_K_CASES for e in (20, 26, 2
 
 BARS += [("topk", f"batched_top_k_{t}_64rows_k50", 64 << 17, 1.2) for t in ("f32", "bf16")]
 
-# Bars against PyTorch (torch rows, from bench/torch_topk.py): (suite, case, n, minimum speed-up).
+# Issue 28, segmented sort: 1.5x CUB's faster segmented sort on 10^6 small segments, 1.1x on 100
+# segments of 10^6; rows at least 3x torch.sort(dim=-1) (and no slower than CUB).
+SEGMENTED_SHAPES = [("avg32", 32 * 10 ** 6, 1.5), ("avg1000", 10 ** 9, 1.5), ("100x1M", 10 ** 8, 1.1)]
+BARS += [("segsort", f"{kind}_{shape}", n, bar) for kind in ("keys_u32", "pairs_u32") for shape, n, bar in SEGMENTED_SHAPES]
+SEGMENTED_ROWS = [("rows_i32_1048576x32", 1 << 25), ("rows_i32_1000x1000", 10 ** 6)]
+BARS += [("segsort", case, n, 1.0) for case, n in SEGMENTED_ROWS]
+
+# Bars against PyTorch (torch rows, from bench/torch_bench.py): (suite, case, n, minimum speed-up).
 TORCH_BARS = [("topk", "batched_top_k_bf16_64rows_k50", 64 << 17, 5.0)]
+TORCH_BARS += [("segsort", case, n, 3.0) for case, n in SEGMENTED_ROWS]
 
 # Floors: (suite, case, n, the floor as a multiple of the copy row's time, the most the Upsweep
 # row may take relative to that floor, the case holding the copy row). The stable partition moves

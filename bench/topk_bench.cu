@@ -3,7 +3,7 @@
 // (the floor: one read of the input takes half the copy's time); and the k = 50 largest of each
 // of 64 rows of 128k keys (sampling from a model's logits). Rivals that cannot share this
 // program (the newest CUB's DeviceTopK, torch.topk) write rows of the same names from their own:
-// upsweep-bench-cub35 and bench/torch_topk.py. Each row's last result is checked against a sort.
+// upsweep-bench-cub35 and bench/torch_bench.py. Each row's last result is checked against a sort.
 #include "bench_support.cuh"
 #include "topk_bench_support.cuh"
 

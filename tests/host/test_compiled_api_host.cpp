@@ -5,6 +5,7 @@
 #include <upsweep/group_by.hpp>
 #include <upsweep/histogram.hpp>
 #include <upsweep/scan.hpp>
+#include <upsweep/segmented_sort.hpp>
 #include <upsweep/sort.hpp>
 #include <upsweep/top_k.hpp>
 
@@ -222,3 +223,33 @@ TEST(CompiledApiConvenience, ThrowsCudaErrorNamingTheCall) {
 }
 
 }  // namespace
+
+TEST(CompiledApiSizeQueries, SegmentedSortSizesAndRefusalsNeedNoGpu) {
+  const std::int64_t n = (std::int64_t{1} << 31) + 5, segments = 1000000;
+  const std::int64_t* no_offsets = nullptr;
+  std::size_t keys_bytes = 0, pairs_bytes = 0, rows_bytes = 0;
+  EXPECT_EQ(upsweep::segmented_sort_keys(nullptr, keys_bytes, static_cast<const float*>(nullptr), nullptr, n, segments,
+                                         no_offsets, no_offsets, upsweep::sort_order::ascending),
+            cudaSuccess);
+  EXPECT_GE(keys_bytes, static_cast<std::size_t>(n) * sizeof(float)) << "an alternate buffer of the keys";
+  EXPECT_EQ(upsweep::segmented_sort_pairs(nullptr, pairs_bytes, static_cast<const std::uint64_t*>(nullptr), nullptr,
+                                          static_cast<const double*>(nullptr), nullptr, n, segments, no_offsets,
+                                          no_offsets, upsweep::sort_order::descending),
+            cudaSuccess);
+  EXPECT_GE(pairs_bytes, static_cast<std::size_t>(n) * 16) << "alternate buffers of keys and values";
+  EXPECT_EQ(upsweep::sort_rows_keys(nullptr, rows_bytes, static_cast<const __nv_bfloat16*>(nullptr), nullptr,
+                                    std::int64_t{1} << 20, 32),
+            cudaSuccess);
+  EXPECT_GT(rows_bytes, 0u);
+  EXPECT_EQ(upsweep::segmented_sort_keys(nullptr, keys_bytes, static_cast<const float*>(nullptr), nullptr, -1, 1,
+                                         no_offsets, no_offsets, upsweep::sort_order::ascending),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(upsweep::segmented_sort_keys(nullptr, keys_bytes, static_cast<const float*>(nullptr), nullptr, 10,
+                                         std::int64_t{1} << 31, no_offsets, no_offsets,
+                                         upsweep::sort_order::ascending),
+            cudaErrorInvalidValue)
+      << "at most 2^31 - 1 segments";
+  EXPECT_EQ(upsweep::sort_rows_pairs(nullptr, rows_bytes, static_cast<const std::int32_t*>(nullptr), nullptr,
+                                     static_cast<const std::int64_t*>(nullptr), nullptr, 4, -1),
+            cudaErrorInvalidValue);
+}

@@ -33,18 +33,17 @@ __device__ __forceinline__ void store_striped(T* d_out, int valid, const T (&ite
   }
 }
 
-template <class Policy, bool Descending, class Key, class Value, class Codec>
-__global__ void __launch_bounds__(Policy::block_threads)
-    radix_sort_single_tile_kernel(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
-                                  Value* d_values_out, int valid, int begin_bit, int end_bit, Codec codec) {
+// The whole sort of `valid` items (at most a tile) by the calling block; the segmented sort runs
+// it once per segment. Shared memory is free again when it returns (each digit ends on a barrier).
+template <class Policy, bool Descending, class Key, class Value, class Codec, class Storage>
+__device__ __forceinline__ void sort_tile_in_block(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
+                                                   Value* d_values_out, int valid, int begin_bit, int end_bit,
+                                                   const Codec& codec, Storage& s) {
   constexpr int ipt = Policy::items_per_thread;
   constexpr bool has_values = has_values_v<Value>;
-  auto& s = dynamic_storage<radix_pass_storage<Policy, Key, Value>>();
   Key keys[ipt];
   Value values[has_values ? ipt : 1];
   unsigned places[ipt];
-  wait_for_previous_grid();
-  let_next_grid_launch();
   load_striped<false>(d_keys_in, valid, keys);
   if constexpr (has_values) load_striped<false>(d_values_in, valid, values);
   if (threadIdx.x == 0) s.zero = 0;  // read after the first pass's first barrier
@@ -69,6 +68,17 @@ __global__ void __launch_bounds__(Policy::block_threads)
   }
   store_striped(d_keys_out, valid, keys);
   if constexpr (has_values) store_striped(d_values_out, valid, values);
+}
+
+template <class Policy, bool Descending, class Key, class Value, class Codec>
+__global__ void __launch_bounds__(Policy::block_threads)
+    radix_sort_single_tile_kernel(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in, Value* d_values_out,
+                                  int valid, int begin_bit, int end_bit, Codec codec) {
+  auto& s = dynamic_storage<radix_pass_storage<Policy, Key, Value>>();
+  wait_for_previous_grid();
+  let_next_grid_launch();
+  sort_tile_in_block<Policy, Descending>(d_keys_in, d_keys_out, d_values_in, d_values_out, valid, begin_bit, end_bit,
+                                         codec, s);
 }
 
 }  // namespace upsweep::detail

@@ -4,6 +4,7 @@
 
 #include <upsweep/sort/detail/batched_top_k_kernel.cuh>
 #include <upsweep/sort/detail/radix_sort_control.cuh>
+#include <upsweep/sort/detail/row_offsets.cuh>
 #include <upsweep/sort/detail/top_k_kernels.cuh>
 #include <upsweep/sort/detail/top_k_sample.cuh>
 #include <upsweep/sort/device_radix_sort.cuh>
@@ -132,13 +133,6 @@ cudaError_t dispatch_top_k(void* d_temp_storage, std::size_t& temp_storage_bytes
                     static_cast<Index*>(pieces[6]), static_cast<bits_t*>(pieces[7]), static_cast<bits_t*>(pieces[8]),
                     pieces[9], stream);
 }
-
-// Segment i's offsets, for rows of `width` items one after another (end: shift = width).
-struct row_offsets {
-  long long width;
-  long long shift;
-  __host__ __device__ long long operator[](long long row) const { return row * width + shift; }
-};
 
 // One block per segment; no temporary storage beyond the minimum the size query reports.
 template <bool Largest, class Key, class BeginOffsets, class EndOffsets, class ValueIn, class Value>

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""PyTorch's rows for upsweep-bench's topk suite: torch.topk on the same shapes and key
-distribution (uniform in [-1, 1), f32 and bf16), timed like upsweep-bench (CUDA events, L2 flushed
-before every call, the median of --reps calls), written as Google Benchmark JSON that
-bench/report.py merges with upsweep-bench's:
+"""PyTorch's rows for upsweep-bench's topk and segsort suites, on the same shapes and key
+distributions, timed like upsweep-bench (CUDA events, L2 flushed before every call, the median of
+--reps calls), written as Google Benchmark JSON that bench/report.py merges with upsweep-bench's:
 
-    python3 bench/torch_topk.py --json torch.json [--reps 50] [--max-log2 28]
+    python3 bench/torch_bench.py --json torch.json [--suite topk,segsort] [--reps 50] [--max-log2 28]
 
-Rows: topk/top_k_<type>_k<k>/torch/<n> (torch.topk, sorted=False) and
-topk/top_k_<type>_k<k>/torch_sorted/<n> (sorted=True); topk/batched_top_k_<type>_64rows_k50/...
+topk (keys uniform in [-1, 1), f32 and bf16): topk/top_k_<type>_k<k>/torch/<n> (torch.topk,
+sorted=False) and .../torch_sorted/<n> (sorted=True); topk/batched_top_k_<type>_64rows_k50/...
 (torch.topk(dim=-1) of 64 rows of 128k keys).
+segsort (random i32 keys): segsort/rows_i32_<rows>x<width>/torch/<n> (torch.sort(dim=-1)) and
+.../torch_stable/<n> (stable=True), for 2^20 x 32 and 1000 x 1000.
 """
 
 import argparse
@@ -37,25 +38,40 @@ def row(name, ms):
             "real_time": ms, "time_unit": "ms"}
 
 
+def segsort_rows(torch, device, flush, reps):
+    rows_out = []
+    for rows, width in ((1 << 20, 32), (1000, 1000)):
+        keys = torch.randint(-(1 << 31), (1 << 31) - 1, (rows, width), dtype=torch.int32, device=device)
+        for impl, stable in (("torch", False), ("torch_stable", True)):
+            ms = timed_ms(torch, lambda: torch.sort(keys, dim=-1, stable=stable), flush, reps)
+            rows_out.append(row(f"segsort/rows_i32_{rows}x{width}/{impl}/{rows * width}", ms))
+        del keys
+    return rows_out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", required=True, help="output file")
     parser.add_argument("--reps", type=int, default=50)
     parser.add_argument("--max-log2", type=int, default=28)
+    parser.add_argument("--suite", default="topk,segsort", help="comma-separated: topk, segsort")
     args = parser.parse_args()
     try:
         import torch
     except ImportError as e:
-        print(f"torch_topk.py: PyTorch is not importable here: {e}", file=sys.stderr)
+        print(f"torch_bench.py: PyTorch is not importable here: {e}", file=sys.stderr)
         return 1
     if not torch.cuda.is_available():
-        print("torch_topk.py: no CUDA device", file=sys.stderr)
+        print("torch_bench.py: no CUDA device", file=sys.stderr)
         return 1
     device = torch.device("cuda")
     l2 = torch.cuda.get_device_properties(device).L2_cache_size
     flush = torch.empty(2 * l2, dtype=torch.uint8, device=device)
+    suites = args.suite.split(",")
     out_rows = []
-    for type_name, dtype in (("f32", torch.float32), ("bf16", torch.bfloat16)):
+    if "segsort" in suites:
+        out_rows += segsort_rows(torch, device, flush, args.reps)
+    for type_name, dtype in (() if "topk" not in suites else (("f32", torch.float32), ("bf16", torch.bfloat16))):
         for log2 in (20, 26, 28):
             if log2 > args.max_log2:
                 continue
