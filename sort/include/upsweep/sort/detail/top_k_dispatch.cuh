@@ -38,8 +38,9 @@ struct top_k_sorter {
     std::size_t index_sort = 0, bits_sort = 0;
     UPSWEEP_CUDA_RETURN(sort_keys(nullptr, index_sort, static_cast<const Index*>(nullptr), static_cast<Index*>(nullptr),
                                   k, 0, index_bits));
-    UPSWEEP_CUDA_RETURN(sort_pairs(nullptr, bits_sort, static_cast<const bits_t*>(nullptr), static_cast<bits_t*>(nullptr),
-                                   static_cast<const Index*>(nullptr), static_cast<Index*>(nullptr), k));
+    UPSWEEP_CUDA_RETURN(sort_pairs(nullptr, bits_sort, static_cast<const bits_t*>(nullptr),
+                                   static_cast<bits_t*>(nullptr), static_cast<const Index*>(nullptr),
+                                   static_cast<Index*>(nullptr), k));
     bytes = std::max(index_sort, bits_sort);
     return cudaSuccess;
   }
@@ -56,7 +57,8 @@ struct top_k_sorter {
     UPSWEEP_CUDA_RETURN(launch_chained(top_k_gather_bits_kernel<Largest, Key, Index>, blocks, 256, stream, d_keys_in,
                                        static_cast<const Index*>(d_spare_indices), k, d_bits));
     UPSWEEP_CUDA_RETURN(sort_pairs(d_sort_temp, bytes, static_cast<const bits_t*>(d_bits), d_spare_bits,
-                                   static_cast<const Index*>(d_spare_indices), d_indices, k, 0, key_bits_v<Key>, stream));
+                                   static_cast<const Index*>(d_spare_indices), d_indices, k, 0, key_bits_v<Key>,
+                                   stream));
     return launch_chained(top_k_gather_kernel<Key, Index, ValueIn, Value>, blocks, 256, stream, d_keys_in, values_in,
                           static_cast<const Index*>(d_indices), k, d_keys_out, d_values_out);
   }
@@ -77,11 +79,11 @@ cudaError_t enqueue_top_k_select(const top_k_buffers<Key, Index, ValueIn, Value>
   const unsigned blocks = static_cast<unsigned>(std::max(1ll, std::min<long long>(resident, tiles)));
   const unsigned filter_blocks = static_cast<unsigned>(std::max(1ll, std::min<long long>(filter_resident, tiles)));
   // The first kernel launches plainly (see dispatch_batched_top_k); the rest chain on it.
-  top_k_sample_kernel<Largest, Key><<<1, top_k_sample_threads, 0, stream>>>(io.keys_in, num_items, k, capacity,
-                                                                           index_bits, d_state);
+  top_k_sample_kernel<Largest, Key>
+      <<<1, top_k_sample_threads, 0, stream>>>(io.keys_in, num_items, k, capacity, index_bits, d_state);
   UPSWEEP_CUDA_RETURN(cudaGetLastError());
   UPSWEEP_CUDA_RETURN(launch_chained(filter, filter_blocks, top_k_split_threads, stream, io, num_items, k, capacity,
-                                     d_state));
+                                     index_bits, d_state));
   for (int step = 0; step <= top_k_max_digits(key_bits, index_bits); ++step)
     UPSWEEP_CUDA_RETURN(launch_chained(split, blocks, top_k_split_threads, stream, io, num_items, d_state, step,
                                        capacity, key_bits, index_bits));
@@ -90,9 +92,9 @@ cudaError_t enqueue_top_k_select(const top_k_buffers<Key, Index, ValueIn, Value>
 
 // values_out == nullptr: keys only.
 template <bool Largest, class Key, class Index, class ValueIn, class Value>
-cudaError_t dispatch_top_k(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in,
-                           Key* d_keys_out, ValueIn values_in, Value* d_values_out, long long num_items, long long k,
-                           bool sorted, bool has_values, cudaStream_t stream) {
+cudaError_t dispatch_top_k(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in, Key* d_keys_out,
+                           ValueIn values_in, Value* d_values_out, long long num_items, long long k, bool sorted,
+                           bool has_values, cudaStream_t stream) {
   using bits_t = typename radix_traits<Key>::bits_t;
   if (num_items < 0 || k < 0 || k > num_items) return cudaErrorInvalidValue;
   const long long capacity = top_k_candidate_capacity(num_items);
@@ -118,14 +120,13 @@ cudaError_t dispatch_top_k(void* d_temp_storage, std::size_t& temp_storage_bytes
   if (d_keys_in == nullptr || d_keys_out == nullptr || (has_values && d_values_out == nullptr))
     return cudaErrorInvalidValue;
   auto* const d_indices = static_cast<Index*>(pieces[5]);
-  const top_k_buffers<Key, Index, ValueIn, Value> io{
-      d_keys_in,
-      values_in,
-      sorted ? nullptr : d_keys_out,
-      sorted || !has_values ? nullptr : d_values_out,
-      sorted ? d_indices : nullptr,
-      {static_cast<Key*>(pieces[1]), static_cast<Key*>(pieces[2])},
-      {static_cast<Index*>(pieces[3]), static_cast<Index*>(pieces[4])}};
+  const top_k_buffers<Key, Index, ValueIn, Value> io{d_keys_in,
+                                                     values_in,
+                                                     sorted ? nullptr : d_keys_out,
+                                                     sorted || !has_values ? nullptr : d_values_out,
+                                                     sorted ? d_indices : nullptr,
+                                                     {static_cast<Key*>(pieces[1]), static_cast<Key*>(pieces[2])},
+                                                     {static_cast<Index*>(pieces[3]), static_cast<Index*>(pieces[4])}};
   auto* const d_state = static_cast<top_k_state*>(pieces[0]);
   UPSWEEP_CUDA_RETURN((enqueue_top_k_select<Largest>(io, num_items, k, d_state, stream)));
   if (!sorted) return cudaSuccess;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <upsweep/scan/block_scan.cuh>
+#include <upsweep/sort/detail/top_k_queue.cuh>
 #include <upsweep/sort/detail/top_k_select.cuh>
 #include <upsweep/sort/detail/top_k_warp.cuh>
 #include <upsweep/sort/detail/vector_items.cuh>
@@ -17,7 +18,7 @@ namespace upsweep::detail {
 
 inline constexpr int top_k_split_threads = 256;
 inline constexpr int top_k_split_tile = top_k_split_threads * 16;  // keys of a block's 16-byte loads, 4-byte keys
-inline constexpr int top_k_split_min_blocks = 4;  // resident per SM: enough loads in flight to stream
+inline constexpr int top_k_split_min_blocks = 4;                   // resident per SM: enough loads in flight to stream
 static_assert(top_k_digits % top_k_split_threads == 0);
 
 // Where a split writes: the output (keys and values, or only indices when the result is sorted
@@ -35,31 +36,36 @@ struct top_k_buffers {
 
 template <class Key, class Index, class ValueIn, class Value>
 __device__ __forceinline__ void emit_winner(const top_k_buffers<Key, Index, ValueIn, Value>& io, bool emit,
-                                            const Key& key, Index index, top_k_state* st) {
-  const unsigned long long slot = claim_warp_slot(emit, &st->emitted);
+                                            const Key& key, Index index, unsigned long long* emitted) {
+  const unsigned long long slot = claim_warp_slot(emit, emitted);
   if (!emit) return;
   if (io.indices_out != nullptr) io.indices_out[slot] = index;
   if (io.keys_out != nullptr) io.keys_out[slot] = key;
   if (io.values_out != nullptr) io.values_out[slot] = io.values_in[index];
 }
 
+// Where a split's items go: winners to output slots claimed from `emitted`; kept candidates
+// staged in shared memory, then copied to the pass's destination.
+template <class Key, class Index, unsigned Capacity = 2048>
+struct split_outputs {
+  using queue_t = candidate_queue<Key, Index, Capacity>;
+  queue_t& queue;
+  candidate_sink<Key, Index> sink;
+  bool keeps;  // the pass has a destination buffer
+  unsigned long long* emitted;
+};
+
 // One candidate (valid: it exists and matches the prefix): emitted, kept, or dropped.
-template <bool Largest, class Key, class Index, class ValueIn, class Value>
-__device__ __forceinline__ void split_candidate(const top_k_pass& pass, const top_k_buffers<Key, Index, ValueIn, Value>& io,
-                                                bool valid, const Key& key, Index index, unsigned* counts,
-                                                top_k_state* st) {
+template <bool Largest, class Key, class Index, class ValueIn, class Value, class Outputs>
+__device__ __forceinline__ void split_candidate(const top_k_pass& pass,
+                                                const top_k_buffers<Key, Index, ValueIn, Value>& io, bool valid,
+                                                const Key& key, Index index, unsigned* counts, const Outputs& out) {
   const auto bits = top_k_select_bits<Largest>(key);
   const unsigned digit = top_k_digit_of(pass.digit, bits, index);
   const bool emit = valid && (digit < pass.chosen || (pass.take_all && digit == pass.chosen));
   const bool keep = valid && !pass.take_all && digit == pass.chosen;
-  emit_winner(io, emit, key, index, st);
-  if (pass.destination != top_k_from_input) {
-    const unsigned long long slot = claim_warp_slot(keep, &st->kept);
-    if (keep) {
-      io.candidate_keys[pass.destination][slot] = key;
-      io.candidate_indices[pass.destination][slot] = index;
-    }
-  }
+  emit_winner(io, emit, key, index, out.emitted);
+  if (keep && out.keeps) push_candidate(out.queue, out.sink, key, index);
   count_digit(counts, keep ? top_k_digit_of(pass.next, bits, index) : 0u, keep);
 }
 
@@ -75,30 +81,33 @@ __device__ __forceinline__ void input_range(const top_k_pass& pass, long long nu
   }
 }
 
-template <bool Largest, class Key, class Index, class ValueIn, class Value>
+template <bool Largest, class Key, class Index, class ValueIn, class Value, class Outputs>
 __device__ void split_input(const top_k_pass& pass, const top_k_buffers<Key, Index, ValueIn, Value>& io,
-                            long long num_items, unsigned* counts, top_k_state* st) {
+                            long long num_items, unsigned* counts, const Outputs& out) {
   long long begin, end;
   input_range(pass, num_items, begin, end);
-  for_each_item<top_k_split_threads>(io.keys_in, begin, end, blockIdx.x, gridDim.x, [&](const Key& key, long long at, bool in_range) {
-    const bool valid = in_range && same_above(top_k_select_bits<Largest>(key), pass.key_prefix, pass.key_shift);
-    // Most items fail the prefix after the first digit: skip the warp's work when all do.
-    if (__any_sync(0xffffffffu, valid)) split_candidate<Largest>(pass, io, valid, key, static_cast<Index>(at), counts, st);
-  });
+  for_each_item<top_k_split_threads>(
+      io.keys_in, begin, end, blockIdx.x, gridDim.x, [&](const Key& key, long long at, bool in_range) {
+        const bool valid = in_range && same_above(top_k_select_bits<Largest>(key), pass.key_prefix, pass.key_shift);
+        // Most items fail the prefix after the first digit: skip the warp's work when all do.
+        if (__any_sync(0xffffffffu, valid))
+          split_candidate<Largest>(pass, io, valid, key, static_cast<Index>(at), counts, out);
+      });
 }
 
-template <bool Largest, class Key, class Index, class ValueIn, class Value>
+// The source buffer's share of block `part` of `parts`.
+template <bool Largest, class Key, class Index, class ValueIn, class Value, class Outputs>
 __device__ void split_buffer(const top_k_pass& pass, const top_k_buffers<Key, Index, ValueIn, Value>& io,
-                             unsigned* counts, top_k_state* st, unsigned blocks) {
+                             unsigned* counts, const Outputs& out, unsigned part, unsigned parts) {
   const Key* keys = io.candidate_keys[pass.source];
   const Index* indices = io.candidate_indices[pass.source];
-  for (long long first = static_cast<long long>(blockIdx.x) * top_k_split_threads; first < pass.source_count;
-       first += static_cast<long long>(blocks) * top_k_split_threads) {
+  for (long long first = static_cast<long long>(part) * top_k_split_threads; first < pass.source_count;
+       first += static_cast<long long>(parts) * top_k_split_threads) {
     const long long at = first + threadIdx.x;
     const bool valid = at < pass.source_count;
     const Key key = valid ? keys[at] : Key{};
     const Index index = valid ? indices[at] : Index{};
-    split_candidate<Largest>(pass, io, valid, key, index, counts, st);
+    split_candidate<Largest>(pass, io, valid, key, index, counts, out);
   }
 }
 
@@ -132,35 +141,48 @@ __device__ inline top_k_pass plan_next_pass(const top_k_pass& previous, unsigned
   return pass;
 }
 
+inline constexpr int top_k_digits_per_thread = top_k_digits / top_k_split_threads;
+
+// Scans the block's digit counts (thread t holds digits t * top_k_digits_per_thread + i) and calls
+// found(digit, count, below, total) in the thread holding the need-th item. Every thread calls it.
+template <class Found>
+__device__ void find_needed_digit(const unsigned long long (&counts)[top_k_digits_per_thread], long long need,
+                                  Found&& found) {
+  using scan_t = block_scan<unsigned long long, top_k_split_threads>;
+  __shared__ typename scan_t::storage scan_storage;
+  unsigned long long below[top_k_digits_per_thread];
+  for (int i = 0; i < top_k_digits_per_thread; ++i) below[i] = counts[i];
+  const unsigned long long total = scan_t(scan_storage).exclusive_scan(below, 0ull, cuda::std::plus<>{});
+  const auto wanted = static_cast<unsigned long long>(need);
+  for (int i = 0; i < top_k_digits_per_thread; ++i)
+    if (below[i] < wanted && wanted <= below[i] + counts[i])
+      found(static_cast<unsigned>(threadIdx.x * top_k_digits_per_thread + i), counts[i], below[i], total);
+}
+
 // The last block of a split: the digit holding the need-th candidate among the counts, and the
 // pass after it (or the end, after a split that took all).
 __device__ inline void choose_next_pass(top_k_state* st, int step, const top_k_pass& previous, long long capacity,
                                         int key_bits, int index_bits) {
-  constexpr int per_thread = top_k_digits / top_k_split_threads;
-  using scan_t = block_scan<unsigned long long, top_k_split_threads>;
-  __shared__ typename scan_t::storage scan_storage;
   if (previous.take_all) {
     if (threadIdx.x == 0) st->finished = 1;
     return;
   }
   // Read before the scan's barriers: the thread that finds the digit rewrites it after them.
   const long long need = __ldcg(&st->need);
-  unsigned long long counts[per_thread], below[per_thread];
-  for (int i = 0; i < per_thread; ++i) {
-    const int digit = threadIdx.x * per_thread + i;
-    below[i] = counts[i] = __ldcg(&st->counts[digit]);  // other blocks' atomics: read from L2
-    st->counts[digit] = 0;                               // for the next split
+  unsigned long long counts[top_k_digits_per_thread];
+  for (int i = 0; i < top_k_digits_per_thread; ++i) {
+    const int digit = threadIdx.x * top_k_digits_per_thread + i;
+    counts[i] = __ldcg(&st->counts[digit]);  // other blocks' atomics: read from L2
+    st->counts[digit] = 0;                   // for the next split
   }
-  const unsigned long long total = scan_t(scan_storage).exclusive_scan(below, 0ull, cuda::std::plus<>{});
-  for (int i = 0; i < per_thread; ++i) {
-    if (below[i] < static_cast<unsigned long long>(need) && static_cast<unsigned long long>(need) <= below[i] + counts[i]) {
-      const long long rest = need - static_cast<long long>(below[i]);
-      st->passes[(step + 1) % 2] = plan_next_pass(previous, threadIdx.x * per_thread + i, counts[i], rest, static_cast<long long>(total),
-                                capacity, key_bits, index_bits);
-      st->need = rest;
-      st->kept = 0;
-    }
-  }
+  find_needed_digit(
+      counts, need, [&](unsigned digit, unsigned long long count, unsigned long long below, unsigned long long total) {
+        const long long rest = need - static_cast<long long>(below);
+        st->passes[(step + 1) % 2] =
+            plan_next_pass(previous, digit, count, rest, static_cast<long long>(total), capacity, key_bits, index_bits);
+        st->need = rest;
+        st->kept = 0;
+      });
 }
 
 // Whether this block is the last of `blocks` to get here; their writes before it are then visible
@@ -191,17 +213,25 @@ __global__ void __launch_bounds__(top_k_split_threads, top_k_split_min_blocks)
   const top_k_pass pass = st->passes[step % 2];
   // A small candidate set needs few blocks; the others leave at once, and the last of the working
   // ones chooses.
-  const long long needed = pass.source == top_k_from_input
-                               ? gridDim.x
-                               : (pass.source_count + top_k_split_threads - 1) / top_k_split_threads;
+  const long long needed =
+      pass.source == top_k_from_input ? gridDim.x : (pass.source_count + top_k_split_threads - 1) / top_k_split_threads;
   const unsigned working = static_cast<unsigned>(needed < 1 ? 1 : needed < gridDim.x ? needed : gridDim.x);
   if (blockIdx.x >= working) return;
+  __shared__ typename split_outputs<Key, Index>::queue_t queue;
+  const bool keeps = pass.destination != top_k_from_input;
+  const split_outputs<Key, Index> out{queue,
+                                      {io.candidate_keys[keeps ? pass.destination : 0],
+                                       io.candidate_indices[keeps ? pass.destination : 0], &st->kept, capacity},
+                                      keeps,
+                                      &st->emitted};
   for (int i = threadIdx.x; i < top_k_digits; i += top_k_split_threads) counts[i] = 0;
+  if (threadIdx.x == 0) queue.count = 0;
   __syncthreads();
   if (pass.source == top_k_from_input)
-    split_input<Largest>(pass, io, num_items, counts, st);
+    split_input<Largest>(pass, io, num_items, counts, out);
   else
-    split_buffer<Largest>(pass, io, counts, st, working);
+    split_buffer<Largest>(pass, io, counts, out, blockIdx.x, working);
+  if (keeps) flush_candidates(queue, 1, out.sink);
   __syncthreads();
   if (!pass.take_all)
     for (int i = threadIdx.x; i < top_k_digits; i += top_k_split_threads)
@@ -216,7 +246,8 @@ __global__ void top_k_gather_bits_kernel(const Key* keys_in, const Index* indice
   wait_for_previous_grid();
   let_next_grid_launch();
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < k) bits_out[i] = static_cast<typename radix_traits<Key>::bits_t>(top_k_select_bits<Largest>(keys_in[indices[i]]));
+  if (i < k)
+    bits_out[i] = static_cast<typename radix_traits<Key>::bits_t>(top_k_select_bits<Largest>(keys_in[indices[i]]));
 }
 
 template <class Key, class Index, class ValueIn, class Value>

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <upsweep/sort/detail/top_k_kernels.cuh>
+#include <upsweep/sort/detail/top_k_queue.cuh>
 #include <upsweep/sort/detail/top_k_select.cuh>
 #include <upsweep/sort/detail/top_k_warp.cuh>
 
@@ -96,9 +97,11 @@ __global__ void __launch_bounds__(top_k_sample_threads)
   // One sample per 1024 keys, from one per thread to top_k_samples: a small input's select is short,
   // and a sample load per thread is one round trip to memory.
   const long long wanted = num_items / 1024 < top_k_sample_threads ? top_k_sample_threads : num_items / 1024;
-  const int samples = static_cast<int>(wanted < num_items ? (wanted < top_k_samples ? wanted : top_k_samples) : num_items);
+  const int samples =
+      static_cast<int>(wanted < num_items ? (wanted < top_k_samples ? wanted : top_k_samples) : num_items);
   const long long rank = top_k_sample_rank(k, num_items, samples);
-  if (static_cast<double>(rank) * static_cast<double>(num_items) / samples > 0.75 * static_cast<double>(capacity)) return;
+  if (static_cast<double>(rank) * static_cast<double>(num_items) / samples > 0.75 * static_cast<double>(capacity))
+    return;
   const long long stride = num_items / samples, spread = num_items % samples;
   for (int i = threadIdx.x; i < samples; i += top_k_sample_threads)
     bits[i] = top_k_select_bits<Largest>(keys[i * stride + i * spread / samples]);
@@ -111,82 +114,54 @@ __global__ void __launch_bounds__(top_k_sample_threads)
   }
 }
 
-// Passing items staged in shared memory, so that a block claims room in the candidate buffer
-// with one atomic per flush: an atomic per warp on one address for every passing item held the
-// filter of 2^28 f32 keys to half the copy bandwidth (H200, 2026-11-27).
-template <class Key, class Index>
-struct filter_queue {
-  static constexpr unsigned capacity = 1024;
-  Key keys[capacity];
-  Index indices[capacity];
-  unsigned count;  // may pass capacity: the items beyond it went out directly
-  unsigned long long base;
-};
-
-template <class Key, class Index, class ValueIn, class Value>
-__device__ __forceinline__ void write_candidate(const top_k_buffers<Key, Index, ValueIn, Value>& io,
-                                                unsigned long long slot, long long capacity, const Key& key,
-                                                Index index) {
-  if (slot >= static_cast<unsigned long long>(capacity)) return;  // counted, not kept: the select reads the input
-  io.candidate_keys[0][slot] = key;
-  io.candidate_indices[0][slot] = index;
-}
-
-// Moves the queue to candidate buffer 0 once it holds at least `at_least` items. Every thread
-// calls it.
-template <class Key, class Index, class ValueIn, class Value>
-__device__ void flush_filter_queue(filter_queue<Key, Index>& queue, unsigned at_least,
-                                   const top_k_buffers<Key, Index, ValueIn, Value>& io, long long capacity,
-                                   top_k_state* st) {
-  __syncthreads();
-  const unsigned held = queue.count < queue.capacity ? queue.count : queue.capacity;
-  __syncthreads();              // every thread has read the count before the next round adds to it
-  if (held < at_least) return;  // the same for every thread
-  if (threadIdx.x == 0) queue.base = atomicAdd(&st->filtered, static_cast<unsigned long long>(held));
-  __syncthreads();
-  for (unsigned i = threadIdx.x; i < held; i += blockDim.x)
-    write_candidate(io, queue.base + i, capacity, queue.keys[i], queue.indices[i]);
-  __syncthreads();
-  if (threadIdx.x == 0) queue.count = 0;
-  __syncthreads();
-}
-
 // One read of the input: the items at or below the threshold go to candidate buffer 0 while it
-// has room (all are counted). The last block starts the select from that buffer when it holds at
-// least k items and all that passed.
+// has room (all are counted), and their first key digit is counted as the select's first pass
+// would. The last block then plans that pass's successor from buffer 0 when it holds at least k
+// items and all that passed; otherwise the select starts from the input, as without a threshold.
 template <bool Largest, class Key, class Index, class ValueIn, class Value>
 __global__ void __launch_bounds__(top_k_split_threads, top_k_split_min_blocks)
     top_k_filter_kernel(top_k_buffers<Key, Index, ValueIn, Value> io, long long num_items, long long k,
-                        long long capacity, top_k_state* st) {
+                        long long capacity, int index_bits, top_k_state* st) {
   wait_for_previous_grid();
   let_next_grid_launch();
   if (!st->use_threshold) return;
-  __shared__ filter_queue<Key, Index> queue;
+  __shared__ candidate_queue<Key, Index, 1024> queue;
+  __shared__ unsigned counts[top_k_digits];
+  constexpr int key_bits = radix_traits<Key>::key_bits;
+  for (int i = threadIdx.x; i < top_k_digits; i += top_k_split_threads) counts[i] = 0;
   if (threadIdx.x == 0) queue.count = 0;
   __syncthreads();
-  const cuda::std::uint64_t threshold = st->threshold;
-  const auto flush = [&](unsigned at_least) { flush_filter_queue(queue, at_least, io, capacity, st); };
+  // The threshold is a select-bits value of Key: compared in Key's width, a 16-bit key costs one
+  // compare instead of a 64-bit one.
+  const auto threshold = static_cast<typename radix_traits<Key>::bits_t>(st->threshold);
+  const top_k_digit first_digit = next_top_k_digit(top_k_digit{}, key_bits, index_bits);
+  const candidate_sink<Key, Index> sink{io.candidate_keys[0], io.candidate_indices[0], &st->filtered, capacity};
   for_each_item<top_k_split_threads>(
       io.keys_in, 0, num_items, blockIdx.x, gridDim.x,
       [&](const Key& key, long long at, bool valid) {
-        const bool pass = valid && top_k_select_bits<Largest>(key) <= threshold;
-        const unsigned slot = claim_warp_slot(pass, &queue.count);
-        if (pass && slot < filter_queue<Key, Index>::capacity) {
-          queue.keys[slot] = key;
-          queue.indices[slot] = static_cast<Index>(at);
-        } else if (pass) {  // the queue is full: straight out, an atomic of its own
-          write_candidate(io, atomicAdd(&st->filtered, 1ull), capacity, key, static_cast<Index>(at));
-        }
+        // Few keys pass: no warp vote per key, only the passing lanes claim queue slots.
+        const auto bits = radix_traits<Key>::template to_sort_bits<Largest>(key);
+        if (!valid || bits > threshold) return;
+        atomicAdd(&counts[top_k_digit_of(first_digit, bits, 0)], 1u);
+        push_candidate(queue, sink, key, static_cast<Index>(at));
       },
-      [&] { flush(filter_queue<Key, Index>::capacity / 2); });
-  flush(1);
-  if (!last_block_done(&st->blocks_done, gridDim.x) || threadIdx.x != 0) return;
+      [&] { flush_candidates(queue, queue.capacity / 2, sink); });
+  flush_candidates(queue, 1, sink);
+  for (int i = threadIdx.x; i < top_k_digits; i += top_k_split_threads)
+    if (counts[i] != 0) atomicAdd(&st->counts[i], static_cast<unsigned long long>(counts[i]));
+  if (!last_block_done(&st->blocks_done, gridDim.x)) return;
   const unsigned long long kept = __ldcg(&st->filtered);
-  if (kept >= static_cast<unsigned long long>(k) && kept <= static_cast<unsigned long long>(capacity)) {
-    st->passes[0].source = 0;
-    st->passes[0].source_count = static_cast<long long>(kept);
-    st->passes[0].destination = 1;
+  if (kept < static_cast<unsigned long long>(k) || kept > static_cast<unsigned long long>(capacity)) {
+    for (int i = threadIdx.x; i < top_k_digits; i += top_k_split_threads) st->counts[i] = 0;  // counted again
+    return;
   }
+  // The first pass, done: every item of buffer 0 kept, its first digit counted. Its successor
+  // goes to passes[0], where split 0 reads.
+  top_k_pass first = st->passes[0];
+  first.source = 0;
+  first.source_count = static_cast<long long>(kept);
+  first.destination = 0;
+  choose_next_pass(st, -1, first, capacity, key_bits, index_bits);
 }
 
 }  // namespace upsweep::detail

@@ -18,6 +18,20 @@ __device__ __forceinline__ Count claim_warp_slot(bool want, Count* counter) {
   return base + static_cast<unsigned>(__popc(mask & ((1u << lane) - 1u)));
 }
 
+// The calling lane's slot in a range claimed from `counter` by one atomic for the lanes that call
+// it together (those in a rarely taken branch). Unlike claim_warp_slot, the other lanes need not
+// call it.
+template <class Count>
+__device__ __forceinline__ Count claim_slot_among_active(Count* counter) {
+  const unsigned active = __activemask();
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int leader = __ffs(static_cast<int>(active)) - 1;
+  Count base = 0;
+  if (lane == leader) base = atomicAdd(counter, static_cast<Count>(__popc(active)));
+  base = __shfl_sync(active, base, leader);
+  return base + static_cast<unsigned>(__popc(active & ((1u << lane) - 1u)));
+}
+
 // Adds `active` lanes' digits to shared counters, one atomic per distinct digit in the warp: the
 // digits of real data (float exponents, ties) crowd into a few counters. Every lane of the warp
 // must call it.
@@ -25,7 +39,8 @@ __device__ __forceinline__ void count_digit(unsigned* counts, unsigned digit, bo
   const unsigned mask = __ballot_sync(0xffffffffu, active);
   if (!active) return;
   const unsigned peers = __match_any_sync(mask, digit);
-  if (static_cast<int>(threadIdx.x % 32) == __ffs(static_cast<int>(peers)) - 1) atomicAdd(&counts[digit], __popc(peers));
+  if (static_cast<int>(threadIdx.x % 32) == __ffs(static_cast<int>(peers)) - 1)
+    atomicAdd(&counts[digit], __popc(peers));
 }
 
 // Where the rank-th (1-based) of the items counted in `counts` lies: its digit, and how many items
