@@ -55,8 +55,8 @@ struct batched_top_k_output {
 template <bool Largest, class Key, class ValueIn, class Value>
 __device__ __forceinline__ void split_segment_candidate(batched_top_k_storage<Key>& st, const top_k_pass& pass,
                                                         const batched_top_k_output<Key, ValueIn, Value>& out,
-                                                        long long segment, long long begin, bool valid,
-                                                        const Key& key, unsigned index) {
+                                                        long long segment, long long begin, bool valid, const Key& key,
+                                                        unsigned index) {
   const auto bits = top_k_select_bits<Largest>(key);
   const unsigned digit = top_k_digit_of(pass.digit, bits, index);
   const bool emit = valid && (digit < pass.chosen || (pass.take_all && digit == pass.chosen));
@@ -84,8 +84,8 @@ __device__ __forceinline__ void split_segment_candidate(batched_top_k_storage<Ke
 // candidates.
 template <bool Largest, class Key, class ValueIn, class Value>
 __device__ void split_segment(batched_top_k_storage<Key>& st, const top_k_pass& pass, const Key* keys,
-                              const batched_top_k_output<Key, ValueIn, Value>& out, long long segment,
-                              long long begin, long long length) {
+                              const batched_top_k_output<Key, ValueIn, Value>& out, long long segment, long long begin,
+                              long long length) {
   constexpr int threads = batched_top_k_threads;
   if (pass.source != top_k_from_input) {
     for (long long first = 0; first < pass.source_count; first += threads) {
@@ -122,10 +122,9 @@ __device__ void filter_segment_by_sample(batched_top_k_storage<Key>& st, const K
   __syncthreads();
   const auto threshold = block_rank_select<threads>(st.sample_bits, samples, static_cast<unsigned>(rank),
                                                     radix_traits<Key>::key_bits, st.select_storage);
-  for_each_item<batched_top_k_threads>(keys + begin, 0, length, 0, 1, [&](const Key& key, long long at, bool valid) {
-    const bool pass = valid && top_k_select_bits<Largest>(key) <= threshold;
-    const unsigned slot = claim_warp_slot(pass, &st.kept);
-    if (pass && slot < static_cast<unsigned>(capacity)) {
+  for_each_passing_key<Largest, threads>(keys + begin, 0, length, 0, 1, threshold, [&](const Key& key, long long at) {
+    const unsigned slot = claim_slot_among_active(&st.kept);
+    if (slot < static_cast<unsigned>(capacity)) {
       st.candidate_keys[0][slot] = key;
       st.candidate_indices[0][slot] = static_cast<unsigned>(at);
     }
@@ -159,7 +158,8 @@ __device__ void choose_segment_digit(batched_top_k_storage<Key>& st, int key_bit
   pass.take_all = st.need - found.below == found.count;
   pass.source = previous.destination;
   pass.source_count = static_cast<long long>(found.total);
-  const bool keep_in_shared = !pass.take_all && found.count <= static_cast<unsigned>(batched_top_k_storage<Key>::capacity);
+  const bool keep_in_shared =
+      !pass.take_all && found.count <= static_cast<unsigned>(batched_top_k_storage<Key>::capacity);
   pass.destination = !keep_in_shared ? top_k_from_input : pass.source == 0 ? 1 : 0;
   st.pass = pass;
   st.need -= static_cast<unsigned>(found.below);

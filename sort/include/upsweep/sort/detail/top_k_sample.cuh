@@ -137,18 +137,33 @@ struct at_or_above_positive_key {
   }
 };
 
-// The filter's read: calls keep(key, position) for the keys that pass. A branch a key: testing a
-// vector's keys first and branching once cost bf16 keys 10 to 28 % (about 40 % of a warp's
-// vectors hold a passing key when one key in 512 passes; H200, 2026-11-27).
-template <class Key, class Passes, class Keep, class RoundEnd>
-__device__ void filter_input(const Key* keys, long long num_items, const Passes& passes, Keep&& keep,
-                             RoundEnd&& round_end) {
-  for_each_item<top_k_split_threads>(
-      keys, 0, num_items, blockIdx.x, gridDim.x,
-      [&](const Key& key, long long at, bool valid) {
-        if (valid && passes(key)) keep(key, at);
-      },
-      round_end);
+// Calls keep(key, position) for the keys of [lo, hi) falling to `part` of `parts` blocks (as
+// for_each_item) whose select bits are at or below `threshold`: few keys, so only the passing lanes
+// act. A branch a key: testing a vector's keys first and branching once cost bf16 keys 10 to 28 %
+// (about 40 % of a warp's vectors hold a passing key when one key in 512 passes; H200, 2026-11-27).
+template <bool Largest, int Threads, class Key, class Keep, class RoundEnd = no_round_end>
+__device__ void for_each_passing_key(const Key* keys, long long lo, long long hi, long long part, long long parts,
+                                     cuda::std::uint64_t threshold, Keep&& keep, RoundEnd&& round_end = {}) {
+  using traits = radix_traits<Key>;
+  using bits_t = typename traits::bits_t;
+  const auto narrow = static_cast<bits_t>(threshold);
+  const auto visit_with = [&](const auto& passes) {
+    for_each_item<Threads>(
+        keys, lo, hi, part, parts,
+        [&](const Key& key, long long at, bool valid) {
+          if (valid && passes(key)) keep(key, at);
+        },
+        round_end);
+  };
+  if constexpr (Largest && traits::kind == key_kind::floating_point && sizeof(Key) <= 4) {
+    const auto lowest_ordered = static_cast<bits_t>(~narrow);  // the threshold key's ordered bits
+    if (lowest_ordered > traits::sign_bit) {
+      using signed_t = typename at_or_above_positive_key<Key>::signed_t;
+      visit_with(at_or_above_positive_key<Key>{static_cast<signed_t>(lowest_ordered ^ traits::sign_bit)});
+      return;
+    }
+  }
+  visit_with(at_or_below_threshold<Largest, Key>{narrow});
 }
 
 // One read of the input: the items at or below the threshold go to candidate buffer 0 while it
@@ -169,27 +184,15 @@ __global__ void __launch_bounds__(top_k_split_threads, top_k_split_min_blocks)
   if (threadIdx.x == 0) queue.count = 0;
   __syncthreads();
   using traits = radix_traits<Key>;
-  using bits_t = typename traits::bits_t;
-  const auto threshold = static_cast<bits_t>(st->threshold);
   const top_k_digit first_digit = next_top_k_digit(top_k_digit{}, key_bits, index_bits);
   const candidate_sink<Key, Index> sink{io.candidate_keys[0], io.candidate_indices[0], &st->filtered, capacity};
-  const auto keep = [&](const Key& key, long long at) {  // few keys: only the passing lanes claim slots
-    atomicAdd(&counts[top_k_digit_of(first_digit, traits::template to_sort_bits<Largest>(key), 0)], 1u);
-    push_candidate(queue, sink, key, static_cast<Index>(at));
-  };
-  const auto round_end = [&] { flush_candidates(queue, queue.capacity / 2, sink); };
-  const auto lowest_ordered = static_cast<bits_t>(~threshold);  // the threshold key's ordered bits
-  if constexpr (Largest && traits::kind == key_kind::floating_point && sizeof(Key) <= 4) {
-    if (lowest_ordered > traits::sign_bit) {
-      using signed_t = typename at_or_above_positive_key<Key>::signed_t;
-      const at_or_above_positive_key<Key> passes{static_cast<signed_t>(lowest_ordered ^ traits::sign_bit)};
-      filter_input(io.keys_in, num_items, passes, keep, round_end);
-    } else {
-      filter_input(io.keys_in, num_items, at_or_below_threshold<Largest, Key>{threshold}, keep, round_end);
-    }
-  } else {
-    filter_input(io.keys_in, num_items, at_or_below_threshold<Largest, Key>{threshold}, keep, round_end);
-  }
+  for_each_passing_key<Largest, top_k_split_threads>(
+      io.keys_in, 0, num_items, blockIdx.x, gridDim.x, st->threshold,
+      [&](const Key& key, long long at) {
+        atomicAdd(&counts[top_k_digit_of(first_digit, traits::template to_sort_bits<Largest>(key), 0)], 1u);
+        push_candidate(queue, sink, key, static_cast<Index>(at));
+      },
+      [&] { flush_candidates(queue, queue.capacity / 2, sink); });
   flush_candidates(queue, 1, sink);
   for (int i = threadIdx.x; i < top_k_digits; i += top_k_split_threads)
     if (counts[i] != 0) atomicAdd(&st->counts[i], static_cast<unsigned long long>(counts[i]));
