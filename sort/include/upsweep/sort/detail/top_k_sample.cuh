@@ -9,6 +9,7 @@
 #include <upsweep/sort/detail/top_k_queue.cuh>
 #include <upsweep/sort/detail/top_k_select.cuh>
 #include <upsweep/sort/detail/top_k_warp.cuh>
+#include <upsweep/sort/detail/vector_items.cuh>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -115,6 +116,16 @@ __global__ void __launch_bounds__(top_k_sample_threads)
   }
 }
 
+// Bit j set for key j of a 16-byte vector that passes.
+template <class Key, class Passes>
+__device__ __forceinline__ unsigned passing_keys(const uint4& vector, const Passes& passes) {
+  unsigned mask = 0;
+#pragma unroll
+  for (int j = 0; j < static_cast<int>(16 / sizeof(Key)); ++j)
+    mask |= passes(key_of_vector<Key>(vector, j)) ? 1u << j : 0u;
+  return mask;
+}
+
 // Whether a key passes the sample's threshold: its select bits at or below it, compared in Key's
 // width (a 16-bit key costs one compare, not a 64-bit one).
 template <bool Largest, class Key>
@@ -123,6 +134,7 @@ struct at_or_below_threshold {
   __device__ __forceinline__ bool operator()(const Key& key) const {
     return radix_traits<Key>::template to_sort_bits<Largest>(key) <= threshold;
   }
+  __device__ __forceinline__ bool may_pass(const uint4& vector) const { return passing_keys<Key>(vector, *this) != 0; }
 };
 
 // The same test for the largest floats when the threshold key is above +0: the keys that pass
@@ -135,21 +147,47 @@ struct at_or_above_positive_key {
   __device__ __forceinline__ bool operator()(const Key& key) const {
     return static_cast<signed_t>(radix_traits<Key>::to_bits(key)) >= lowest;
   }
+  // Whether any key of the vector may pass: the largest of its keys, taken two 16-bit lanes at a
+  // time for 2-byte keys (three max.s16x2), against the lowest passing key.
+  __device__ __forceinline__ bool may_pass(const uint4& vector) const {
+    if constexpr (sizeof(Key) == 2) {
+      const int top = static_cast<int>(__vmaxs2(__vmaxs2(vector.x, vector.y), __vmaxs2(vector.z, vector.w)));
+      const int bar = static_cast<int>(static_cast<unsigned>(static_cast<unsigned short>(lowest)) << 16);
+      return top >= bar || static_cast<int>(static_cast<unsigned>(top) << 16) >= bar;  // upper, lower key
+    } else {
+      static_assert(sizeof(Key) == 4, "2- and 4-byte floats");
+      const auto as_int = [](unsigned word) { return static_cast<int>(word); };
+      return max(max(as_int(vector.x), as_int(vector.y)), max(as_int(vector.z), as_int(vector.w))) >= lowest;
+    }
+  }
 };
 
 // Calls keep(key, position) for the keys of [lo, hi) falling to `part` of `parts` blocks (as
-// for_each_item) whose select bits are at or below `threshold`: few keys, so only the passing lanes
-// act. A branch a key: testing a vector's keys first and branching once cost bf16 keys 10 to 28 %
-// (about 40 % of a warp's vectors hold a passing key when one key in 512 passes; H200, 2026-11-27).
+// for_each_round) whose select bits are at or below `threshold`. Few keys pass, so a vector is
+// tested as a whole first (for the largest floats, its largest key), and only a vector that may
+// hold a passing key finds which, then visits them in one loop: keep is inlined once a vector,
+// not once a key. Once a key, its copies overflowed the instruction cache (bf16: half of all
+// stall cycles waiting for instructions, 11 instructions a key; ncu, H200, 2026-11-27).
 template <bool Largest, int Threads, class Key, class Keep, class RoundEnd = no_round_end>
 __device__ void for_each_passing_key(const Key* keys, long long lo, long long hi, long long part, long long parts,
                                      cuda::std::uint64_t threshold, Keep&& keep, RoundEnd&& round_end = {}) {
   using traits = radix_traits<Key>;
   using bits_t = typename traits::bits_t;
+  using round_t = vector_round<Key, Threads>;
   const auto narrow = static_cast<bits_t>(threshold);
   const auto visit_with = [&](const auto& passes) {
-    for_each_item<Threads>(
+    for_each_round<Threads>(
         keys, lo, hi, part, parts,
+        [&](const round_t& round) {
+#pragma unroll
+          for (int u = 0; u < round_t::vectors; ++u) {
+            if (!round.is_valid(u) || !passes.may_pass(round.loaded[u])) continue;
+            for (unsigned mask = passing_keys<Key>(round.loaded[u], passes); mask != 0; mask &= mask - 1) {
+              const int j = __ffs(static_cast<int>(mask)) - 1;
+              keep(key_of_vector_at<Key>(round.loaded[u], j), round.first_key(u) + j);
+            }
+          }
+        },
         [&](const Key& key, long long at, bool valid) {
           if (valid && passes(key)) keep(key, at);
         },
