@@ -26,7 +26,8 @@ __device__ __forceinline__ void let_next_grid_launch() {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaTriggerProgrammaticLaunchCompletion();));
 }
 
-// Dynamic shared memory a kernel may take without asking first.
+// Dynamic shared memory a kernel may take without asking first, when it has no static shared
+// memory (the default limit counts both): a kernel with more than this keeps all of it dynamic.
 inline constexpr std::size_t default_dynamic_shared_bytes = 48 * 1024;
 
 // A kernel must opt in to more dynamic shared memory than the default. The attribute is the

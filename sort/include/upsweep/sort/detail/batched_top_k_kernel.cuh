@@ -116,19 +116,19 @@ __device__ void filter_segment_by_sample(batched_top_k_storage<Key>& st, const K
   constexpr int samples = batched_top_k_storage<Key>::samples;
   const long long rank = top_k_sample_rank(k, length, samples);
   if (static_cast<double>(rank) * static_cast<double>(length) / samples > 0.75 * capacity) return;
-  for (int i = threadIdx.x; i < samples; i += threads)
-    st.sample_bits[i] = static_cast<typename batched_top_k_storage<Key>::bits_t>(
-        top_k_select_bits<Largest>(keys[begin + i * length / samples]));
+  load_sample_bits<Largest, threads, samples>(keys + begin, length, samples, st.sample_bits);
   __syncthreads();
   const auto threshold = block_rank_select<threads>(st.sample_bits, samples, static_cast<unsigned>(rank),
                                                     radix_traits<Key>::key_bits, st.select_storage);
-  for_each_passing_key<Largest, threads>(keys + begin, 0, length, 0, 1, threshold, [&](const Key& key, long long at) {
+  const auto keep = [&](const Key& key, long long at) {
     const unsigned slot = claim_slot_among_active(&st.kept);
     if (slot < static_cast<unsigned>(capacity)) {
       st.candidate_keys[0][slot] = key;
       st.candidate_indices[0][slot] = static_cast<unsigned>(at);
     }
-  });
+  };
+  // Eight 16-byte loads a thread in flight: one block streams the segment alone.
+  for_each_passing_key<Largest, threads, 8>(keys + begin, 0, length, 0, 1, threshold, keep);
   __syncthreads();
   if (threadIdx.x == 0) {
     if (st.kept >= k && st.kept <= static_cast<unsigned>(capacity)) {

@@ -5,6 +5,7 @@
 #include <upsweep/sort/detail/batched_top_k_kernel.cuh>
 #include <upsweep/sort/detail/radix_sort_control.cuh>
 #include <upsweep/sort/detail/row_offsets.cuh>
+#include <upsweep/sort/detail/top_k_finish.cuh>
 #include <upsweep/sort/detail/top_k_kernels.cuh>
 #include <upsweep/sort/detail/top_k_sample.cuh>
 #include <upsweep/sort/device_radix_sort.cuh>
@@ -84,6 +85,11 @@ cudaError_t enqueue_top_k_select(const top_k_buffers<Key, Index, ValueIn, Value>
   UPSWEEP_CUDA_RETURN(cudaGetLastError());
   UPSWEEP_CUDA_RETURN(launch_chained(filter, filter_blocks, top_k_split_threads, stream, io, num_items, k, capacity,
                                      index_bits, d_state));
+  // The finish, where the sample's candidates are expected to fit it (the sample's own test).
+  if (top_k_expected_candidates(k, num_items) <= 0.75 * static_cast<double>(std::min(capacity, top_k_finish_capacity)))
+    UPSWEEP_CUDA_RETURN(launch_chained_shared(top_k_finish_kernel<Largest, Key, Index, ValueIn, Value>, 1,
+                                              top_k_finish_threads, top_k_finish_shared_bytes<Key, Index>(), stream, io,
+                                              capacity, key_bits, index_bits, d_state));
   for (int step = 0; step <= top_k_max_digits(key_bits, index_bits); ++step)
     UPSWEEP_CUDA_RETURN(launch_chained(split, blocks, top_k_split_threads, stream, io, num_items, d_state, step,
                                        capacity, key_bits, index_bits));

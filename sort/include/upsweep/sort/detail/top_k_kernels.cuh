@@ -46,9 +46,9 @@ __device__ __forceinline__ void emit_winner(const top_k_buffers<Key, Index, Valu
 
 // Where a split's items go: winners to output slots claimed from `emitted`; kept candidates
 // staged in shared memory, then copied to the pass's destination.
-template <class Key, class Index, unsigned Capacity = 2048>
+template <class Key, class Index>
 struct split_outputs {
-  using queue_t = candidate_queue<Key, Index, Capacity>;
+  using queue_t = candidate_queue<Key, Index, 2048>;
   queue_t& queue;
   candidate_sink<Key, Index> sink;
   bool keeps;  // the pass has a destination buffer
@@ -95,14 +95,14 @@ __device__ void split_input(const top_k_pass& pass, const top_k_buffers<Key, Ind
       });
 }
 
-// The source buffer's share of block `part` of `parts`.
+// This block's share of the source buffer, split among `working` blocks.
 template <bool Largest, class Key, class Index, class ValueIn, class Value, class Outputs>
 __device__ void split_buffer(const top_k_pass& pass, const top_k_buffers<Key, Index, ValueIn, Value>& io,
-                             unsigned* counts, const Outputs& out, unsigned part, unsigned parts) {
+                             unsigned* counts, const Outputs& out, unsigned working) {
   const Key* keys = io.candidate_keys[pass.source];
   const Index* indices = io.candidate_indices[pass.source];
-  for (long long first = static_cast<long long>(part) * top_k_split_threads; first < pass.source_count;
-       first += static_cast<long long>(parts) * top_k_split_threads) {
+  for (long long first = static_cast<long long>(blockIdx.x) * top_k_split_threads; first < pass.source_count;
+       first += static_cast<long long>(working) * top_k_split_threads) {
     const long long at = first + threadIdx.x;
     const bool valid = at < pass.source_count;
     const Key key = valid ? keys[at] : Key{};
@@ -143,22 +143,6 @@ __device__ inline top_k_pass plan_next_pass(const top_k_pass& previous, unsigned
 
 inline constexpr int top_k_digits_per_thread = top_k_digits / top_k_split_threads;
 
-// Scans the block's digit counts (thread t holds digits t * top_k_digits_per_thread + i) and calls
-// found(digit, count, below, total) in the thread holding the need-th item. Every thread calls it.
-template <class Found>
-__device__ void find_needed_digit(const unsigned long long (&counts)[top_k_digits_per_thread], long long need,
-                                  Found&& found) {
-  using scan_t = block_scan<unsigned long long, top_k_split_threads>;
-  __shared__ typename scan_t::storage scan_storage;
-  unsigned long long below[top_k_digits_per_thread];
-  for (int i = 0; i < top_k_digits_per_thread; ++i) below[i] = counts[i];
-  const unsigned long long total = scan_t(scan_storage).exclusive_scan(below, 0ull, cuda::std::plus<>{});
-  const auto wanted = static_cast<unsigned long long>(need);
-  for (int i = 0; i < top_k_digits_per_thread; ++i)
-    if (below[i] < wanted && wanted <= below[i] + counts[i])
-      found(static_cast<unsigned>(threadIdx.x * top_k_digits_per_thread + i), counts[i], below[i], total);
-}
-
 // The last block of a split: the digit holding the need-th candidate among the counts, and the
 // pass after it (or the end, after a split that took all).
 __device__ inline void choose_next_pass(top_k_state* st, int step, const top_k_pass& previous, long long capacity,
@@ -169,20 +153,27 @@ __device__ inline void choose_next_pass(top_k_state* st, int step, const top_k_p
   }
   // Read before the scan's barriers: the thread that finds the digit rewrites it after them.
   const long long need = __ldcg(&st->need);
-  unsigned long long counts[top_k_digits_per_thread];
+  // Thread t holds digits t * top_k_digits_per_thread + i; their scan finds the need-th item.
+  unsigned long long counts[top_k_digits_per_thread], below[top_k_digits_per_thread];
   for (int i = 0; i < top_k_digits_per_thread; ++i) {
     const int digit = threadIdx.x * top_k_digits_per_thread + i;
     counts[i] = __ldcg(&st->counts[digit]);  // other blocks' atomics: read from L2
     st->counts[digit] = 0;                   // for the next split
+    below[i] = counts[i];
   }
-  find_needed_digit(
-      counts, need, [&](unsigned digit, unsigned long long count, unsigned long long below, unsigned long long total) {
-        const long long rest = need - static_cast<long long>(below);
-        st->passes[(step + 1) % 2] =
-            plan_next_pass(previous, digit, count, rest, static_cast<long long>(total), capacity, key_bits, index_bits);
-        st->need = rest;
-        st->kept = 0;
-      });
+  using scan_t = block_scan<unsigned long long, top_k_split_threads>;
+  __shared__ typename scan_t::storage scan_storage;
+  const unsigned long long total = scan_t(scan_storage).exclusive_scan(below, 0ull, cuda::std::plus<>{});
+  const auto wanted = static_cast<unsigned long long>(need);
+  for (int i = 0; i < top_k_digits_per_thread; ++i) {
+    if (below[i] >= wanted || wanted > below[i] + counts[i]) continue;
+    const long long rest = need - static_cast<long long>(below[i]);
+    const auto digit = static_cast<unsigned>(threadIdx.x * top_k_digits_per_thread + i);
+    st->passes[(step + 1) % 2] =
+        plan_next_pass(previous, digit, counts[i], rest, static_cast<long long>(total), capacity, key_bits, index_bits);
+    st->need = rest;
+    st->kept = 0;
+  }
 }
 
 // Whether this block is the last of `blocks` to get here; their writes before it are then visible
@@ -230,7 +221,7 @@ __global__ void __launch_bounds__(top_k_split_threads, top_k_split_min_blocks)
   if (pass.source == top_k_from_input)
     split_input<Largest>(pass, io, num_items, counts, out);
   else
-    split_buffer<Largest>(pass, io, counts, out, blockIdx.x, working);
+    split_buffer<Largest>(pass, io, counts, out, working);
   if (keeps) flush_candidates(queue, 1, out.sink);
   __syncthreads();
   if (!pass.take_all)

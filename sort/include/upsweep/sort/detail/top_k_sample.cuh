@@ -27,6 +27,19 @@ __host__ __device__ inline long long top_k_sample_rank(long long k, long long nu
   return rank >= samples ? samples : static_cast<long long>(rank) + 1;
 }
 
+inline constexpr int top_k_samples = 4096;
+
+// Keys the sample reads: top_k_samples, or every key of a smaller input.
+__host__ __device__ constexpr int top_k_sample_count(long long num_items) {
+  return num_items < top_k_samples ? static_cast<int>(num_items) : top_k_samples;
+}
+
+// Keys expected to pass the sample's threshold (an estimate with the rank's margin).
+__host__ __device__ inline double top_k_expected_candidates(long long k, long long num_items) {
+  const int samples = top_k_sample_count(num_items);
+  return static_cast<double>(top_k_sample_rank(k, num_items, samples)) * static_cast<double>(num_items) / samples;
+}
+
 // Shared state of block_rank_select.
 struct rank_select_storage {
   unsigned counts[256];
@@ -68,8 +81,27 @@ __device__ cuda::std::uint64_t block_rank_select(const Bits* bits, int count, un
   return st.prefix;
 }
 
+// The select bits of `samples` keys spread evenly over keys[0, length) into bits[0, samples)
+// (samples <= MaxSamples): every load is issued before the first store, one round trip to memory
+// where a loop of loads and stores took one a key.
+template <bool Largest, int Threads, int MaxSamples, class Key, class Bits>
+__device__ void load_sample_bits(const Key* keys, long long length, int samples, Bits* bits) {
+  constexpr int per_thread = (MaxSamples + Threads - 1) / Threads;
+  const long long stride = length / samples, spread = length % samples;
+  Key loaded[per_thread];
+#pragma unroll
+  for (int j = 0; j < per_thread; ++j) {
+    const long long i = j * Threads + static_cast<int>(threadIdx.x);
+    if (i < samples) loaded[j] = keys[i * stride + i * spread / samples];
+  }
+#pragma unroll
+  for (int j = 0; j < per_thread; ++j) {
+    const int i = j * Threads + static_cast<int>(threadIdx.x);
+    if (i < samples) bits[i] = static_cast<Bits>(top_k_select_bits<Largest>(loaded[j]));
+  }
+}
+
 // ---- kernels --------------------------------------------------------------------------------
-inline constexpr int top_k_samples = 4096;
 inline constexpr int top_k_sample_threads = 1024;
 
 // One block: starts the select (the first pass counts the first key digit of the input) and
@@ -96,17 +128,11 @@ __global__ void __launch_bounds__(top_k_sample_threads)
     st->filtered = 0;
     st->blocks_done = 0;
   }
-  // One sample per 1024 keys, from one per thread to top_k_samples: a small input's select is short,
-  // and a sample load per thread is one round trip to memory.
-  const long long wanted = num_items / 1024 < top_k_sample_threads ? top_k_sample_threads : num_items / 1024;
-  const int samples =
-      static_cast<int>(wanted < num_items ? (wanted < top_k_samples ? wanted : top_k_samples) : num_items);
+  // As many samples at every size: a small input's candidates must fit top_k_finish_kernel.
+  const int samples = top_k_sample_count(num_items);
   const long long rank = top_k_sample_rank(k, num_items, samples);
-  if (static_cast<double>(rank) * static_cast<double>(num_items) / samples > 0.75 * static_cast<double>(capacity))
-    return;
-  const long long stride = num_items / samples, spread = num_items % samples;
-  for (int i = threadIdx.x; i < samples; i += top_k_sample_threads)
-    bits[i] = top_k_select_bits<Largest>(keys[i * stride + i * spread / samples]);
+  if (top_k_expected_candidates(k, num_items) > 0.75 * static_cast<double>(capacity)) return;
+  load_sample_bits<Largest, top_k_sample_threads, top_k_samples>(keys, num_items, samples, bits);
   __syncthreads();
   const auto threshold = block_rank_select<top_k_sample_threads>(bits, samples, static_cast<unsigned>(rank),
                                                                  radix_traits<Key>::key_bits, select_storage);
@@ -168,15 +194,15 @@ struct at_or_above_positive_key {
 // hold a passing key finds which, then visits them in one loop: keep is inlined once a vector,
 // not once a key. Once a key, its copies overflowed the instruction cache (bf16: half of all
 // stall cycles waiting for instructions, 11 instructions a key; ncu, H200, 2026-11-27).
-template <bool Largest, int Threads, class Key, class Keep, class RoundEnd = no_round_end>
+template <bool Largest, int Threads, int Vectors = 4, class Key, class Keep, class RoundEnd = no_round_end>
 __device__ void for_each_passing_key(const Key* keys, long long lo, long long hi, long long part, long long parts,
                                      cuda::std::uint64_t threshold, Keep&& keep, RoundEnd&& round_end = {}) {
   using traits = radix_traits<Key>;
   using bits_t = typename traits::bits_t;
-  using round_t = vector_round<Key, Threads>;
+  using round_t = vector_round<Key, Threads, Vectors>;
   const auto narrow = static_cast<bits_t>(threshold);
   const auto visit_with = [&](const auto& passes) {
-    for_each_round<Threads>(
+    for_each_round<Threads, Vectors>(
         keys, lo, hi, part, parts,
         [&](const round_t& round) {
 #pragma unroll

@@ -15,9 +15,9 @@ struct no_round_end {
 };
 
 // A thread's 16-byte loads of one round: vector u holds keys first_key(u) onward.
-template <class Key, int Threads>
+template <class Key, int Threads, int Vectors = 4>
 struct vector_round {
-  static constexpr int vectors = 4, keys_per_vector = 16 / static_cast<int>(sizeof(Key));
+  static constexpr int vectors = Vectors, keys_per_vector = 16 / static_cast<int>(sizeof(Key));
   uint4 loaded[vectors];
   long long first;  // index of vector 0's first key
   unsigned valid;   // bit u: vector u exists
@@ -30,13 +30,13 @@ struct vector_round {
 
 // The keys of [lo, hi) that fall to `part` of `parts` blocks (index: the key's position in keys),
 // every thread of the block equally often, so the visitors may use warp votes: whole 16-byte
-// vectors a round of four to visit_round(vector_round), the unaligned ends (part 0, one key a
+// vectors a round of Vectors to visit_round(vector_round), the unaligned ends (part 0, one key a
 // thread) to visit_key(key, index, valid); round_end() after each round, by every thread (it may
 // hold a block barrier).
-template <int Threads, class Key, class VisitRound, class VisitKey, class RoundEnd = no_round_end>
+template <int Threads, int Vectors = 4, class Key, class VisitRound, class VisitKey, class RoundEnd = no_round_end>
 __device__ void for_each_round(const Key* keys, long long lo, long long hi, long long part, long long parts,
                                VisitRound&& visit_round, VisitKey&& visit_key, RoundEnd&& round_end = {}) {
-  using round_t = vector_round<Key, Threads>;
+  using round_t = vector_round<Key, Threads, Vectors>;
   constexpr int per_vector = round_t::keys_per_vector, unroll = round_t::vectors;
   static_assert(16 % sizeof(Key) == 0, "keys of 1, 2, 4, 8 or 16 bytes");
   const auto misalignment = static_cast<long long>(reinterpret_cast<cuda::std::uintptr_t>(keys + lo) % 16);
