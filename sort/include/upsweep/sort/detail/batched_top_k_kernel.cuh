@@ -115,7 +115,7 @@ __device__ void filter_segment_by_sample(batched_top_k_storage<Key>& st, const K
   // enough that a segment rarely passes more than its buffer holds (and falls back to rereading).
   constexpr int samples = batched_top_k_storage<Key>::samples;
   const long long rank = top_k_sample_rank(k, length, samples);
-  if (static_cast<double>(rank) * static_cast<double>(length) / samples > 0.75 * capacity) return;
+  if (!top_k_sample_fits(rank, length, samples, capacity)) return;
   load_sample_bits<Largest, threads, samples>(keys + begin, length, samples, st.sample_bits);
   __syncthreads();
   const auto threshold = block_rank_select<threads>(st.sample_bits, samples, static_cast<unsigned>(rank),

@@ -86,7 +86,9 @@ cudaError_t enqueue_top_k_select(const top_k_buffers<Key, Index, ValueIn, Value>
   UPSWEEP_CUDA_RETURN(launch_chained(filter, filter_blocks, top_k_split_threads, stream, io, num_items, k, capacity,
                                      index_bits, d_state));
   // The finish, where the sample's candidates are expected to fit it (the sample's own test).
-  if (top_k_expected_candidates(k, num_items) <= 0.75 * static_cast<double>(std::min(capacity, top_k_finish_capacity)))
+  const int samples = top_k_sample_count(num_items);
+  if (top_k_sample_fits(top_k_sample_rank(k, num_items, samples), num_items, samples,
+                        std::min(capacity, top_k_finish_capacity)))
     UPSWEEP_CUDA_RETURN(launch_chained_shared(top_k_finish_kernel<Largest, Key, Index, ValueIn, Value>, 1,
                                               top_k_finish_threads, top_k_finish_shared_bytes<Key, Index>(), stream, io,
                                               capacity, key_bits, index_bits, d_state));

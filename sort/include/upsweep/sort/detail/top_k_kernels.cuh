@@ -55,18 +55,31 @@ struct split_outputs {
   unsigned long long* emitted;
 };
 
-// One candidate (valid: it exists and matches the prefix): emitted, kept, or dropped.
-template <bool Largest, class Key, class Index, class ValueIn, class Value, class Outputs>
-__device__ __forceinline__ void split_candidate(const top_k_pass& pass,
+// One candidate (valid: it exists and matches the prefix): emitted to a slot claimed from
+// `emitted`, or kept (its next digit counted; returns true), or dropped. Every lane of the warp
+// must call it.
+template <bool Largest, class Key, class Index, class ValueIn, class Value>
+__device__ __forceinline__ bool split_candidate(const top_k_pass& pass,
                                                 const top_k_buffers<Key, Index, ValueIn, Value>& io, bool valid,
-                                                const Key& key, Index index, unsigned* counts, const Outputs& out) {
+                                                const Key& key, Index index, unsigned* counts,
+                                                unsigned long long* emitted) {
   const auto bits = top_k_select_bits<Largest>(key);
   const unsigned digit = top_k_digit_of(pass.digit, bits, index);
   const bool emit = valid && (digit < pass.chosen || (pass.take_all && digit == pass.chosen));
   const bool keep = valid && !pass.take_all && digit == pass.chosen;
-  emit_winner(io, emit, key, index, out.emitted);
-  if (keep && out.keeps) push_candidate(out.queue, out.sink, key, index);
+  emit_winner(io, emit, key, index, emitted);
   count_digit(counts, keep ? top_k_digit_of(pass.next, bits, index) : 0u, keep);
+  return keep;
+}
+
+// split_candidate, the kept ones staged for the pass's destination.
+template <bool Largest, class Key, class Index, class ValueIn, class Value>
+__device__ __forceinline__ void split_to_outputs(const top_k_pass& pass,
+                                                 const top_k_buffers<Key, Index, ValueIn, Value>& io, bool valid,
+                                                 const Key& key, Index index, unsigned* counts,
+                                                 const split_outputs<Key, Index>& out) {
+  if (split_candidate<Largest>(pass, io, valid, key, index, counts, out.emitted) && out.keeps)
+    push_candidate(out.queue, out.sink, key, index);
 }
 
 // The input items still in the running: the index range the fixed index digits allow.
@@ -81,9 +94,9 @@ __device__ __forceinline__ void input_range(const top_k_pass& pass, long long nu
   }
 }
 
-template <bool Largest, class Key, class Index, class ValueIn, class Value, class Outputs>
+template <bool Largest, class Key, class Index, class ValueIn, class Value>
 __device__ void split_input(const top_k_pass& pass, const top_k_buffers<Key, Index, ValueIn, Value>& io,
-                            long long num_items, unsigned* counts, const Outputs& out) {
+                            long long num_items, unsigned* counts, const split_outputs<Key, Index>& out) {
   long long begin, end;
   input_range(pass, num_items, begin, end);
   for_each_item<top_k_split_threads>(
@@ -91,14 +104,14 @@ __device__ void split_input(const top_k_pass& pass, const top_k_buffers<Key, Ind
         const bool valid = in_range && same_above(top_k_select_bits<Largest>(key), pass.key_prefix, pass.key_shift);
         // Most items fail the prefix after the first digit: skip the warp's work when all do.
         if (__any_sync(0xffffffffu, valid))
-          split_candidate<Largest>(pass, io, valid, key, static_cast<Index>(at), counts, out);
+          split_to_outputs<Largest>(pass, io, valid, key, static_cast<Index>(at), counts, out);
       });
 }
 
 // This block's share of the source buffer, split among `working` blocks.
-template <bool Largest, class Key, class Index, class ValueIn, class Value, class Outputs>
+template <bool Largest, class Key, class Index, class ValueIn, class Value>
 __device__ void split_buffer(const top_k_pass& pass, const top_k_buffers<Key, Index, ValueIn, Value>& io,
-                             unsigned* counts, const Outputs& out, unsigned working) {
+                             unsigned* counts, const split_outputs<Key, Index>& out, unsigned working) {
   const Key* keys = io.candidate_keys[pass.source];
   const Index* indices = io.candidate_indices[pass.source];
   for (long long first = static_cast<long long>(blockIdx.x) * top_k_split_threads; first < pass.source_count;
@@ -107,7 +120,7 @@ __device__ void split_buffer(const top_k_pass& pass, const top_k_buffers<Key, In
     const bool valid = at < pass.source_count;
     const Key key = valid ? keys[at] : Key{};
     const Index index = valid ? indices[at] : Index{};
-    split_candidate<Largest>(pass, io, valid, key, index, counts, out);
+    split_to_outputs<Largest>(pass, io, valid, key, index, counts, out);
   }
 }
 
@@ -143,6 +156,20 @@ __device__ inline top_k_pass plan_next_pass(const top_k_pass& previous, unsigned
 
 inline constexpr int top_k_digits_per_thread = top_k_digits / top_k_split_threads;
 
+// Thread t holds the counts of digits t * PerThread + i; calls found(digit, count, below, total)
+// in the thread holding the need-th item (below: items in smaller digits). Every thread calls it.
+template <int Threads, class Count, int PerThread, class Found>
+__device__ void find_needed_digit(const Count (&counts)[PerThread], long long need,
+                                  typename block_scan<Count, Threads>::storage& storage, Found&& found) {
+  Count below[PerThread];
+  for (int i = 0; i < PerThread; ++i) below[i] = counts[i];
+  const Count total = block_scan<Count, Threads>(storage).exclusive_scan(below, Count{0}, cuda::std::plus<>{});
+  const auto wanted = static_cast<unsigned long long>(need);
+  for (int i = 0; i < PerThread; ++i)
+    if (below[i] < wanted && wanted <= static_cast<unsigned long long>(below[i]) + counts[i])
+      found(static_cast<unsigned>(threadIdx.x * PerThread + i), counts[i], below[i], total);
+}
+
 // The last block of a split: the digit holding the need-th candidate among the counts, and the
 // pass after it (or the end, after a split that took all).
 __device__ inline void choose_next_pass(top_k_state* st, int step, const top_k_pass& previous, long long capacity,
@@ -153,27 +180,22 @@ __device__ inline void choose_next_pass(top_k_state* st, int step, const top_k_p
   }
   // Read before the scan's barriers: the thread that finds the digit rewrites it after them.
   const long long need = __ldcg(&st->need);
-  // Thread t holds digits t * top_k_digits_per_thread + i; their scan finds the need-th item.
-  unsigned long long counts[top_k_digits_per_thread], below[top_k_digits_per_thread];
+  unsigned long long counts[top_k_digits_per_thread];
   for (int i = 0; i < top_k_digits_per_thread; ++i) {
     const int digit = threadIdx.x * top_k_digits_per_thread + i;
     counts[i] = __ldcg(&st->counts[digit]);  // other blocks' atomics: read from L2
     st->counts[digit] = 0;                   // for the next split
-    below[i] = counts[i];
   }
-  using scan_t = block_scan<unsigned long long, top_k_split_threads>;
-  __shared__ typename scan_t::storage scan_storage;
-  const unsigned long long total = scan_t(scan_storage).exclusive_scan(below, 0ull, cuda::std::plus<>{});
-  const auto wanted = static_cast<unsigned long long>(need);
-  for (int i = 0; i < top_k_digits_per_thread; ++i) {
-    if (below[i] >= wanted || wanted > below[i] + counts[i]) continue;
-    const long long rest = need - static_cast<long long>(below[i]);
-    const auto digit = static_cast<unsigned>(threadIdx.x * top_k_digits_per_thread + i);
-    st->passes[(step + 1) % 2] =
-        plan_next_pass(previous, digit, counts[i], rest, static_cast<long long>(total), capacity, key_bits, index_bits);
-    st->need = rest;
-    st->kept = 0;
-  }
+  __shared__ typename block_scan<unsigned long long, top_k_split_threads>::storage scan_storage;
+  find_needed_digit<top_k_split_threads>(
+      counts, need, scan_storage,
+      [&](unsigned digit, unsigned long long count, unsigned long long below, unsigned long long total) {
+        const long long rest = need - static_cast<long long>(below);
+        st->passes[(step + 1) % 2] =
+            plan_next_pass(previous, digit, count, rest, static_cast<long long>(total), capacity, key_bits, index_bits);
+        st->need = rest;
+        st->kept = 0;
+      });
 }
 
 // Whether this block is the last of `blocks` to get here; their writes before it are then visible

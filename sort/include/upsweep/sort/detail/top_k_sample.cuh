@@ -34,10 +34,14 @@ __host__ __device__ constexpr int top_k_sample_count(long long num_items) {
   return num_items < top_k_samples ? static_cast<int>(num_items) : top_k_samples;
 }
 
-// Keys expected to pass the sample's threshold (an estimate with the rank's margin).
-__host__ __device__ inline double top_k_expected_candidates(long long k, long long num_items) {
-  const int samples = top_k_sample_count(num_items);
-  return static_cast<double>(top_k_sample_rank(k, num_items, samples)) * static_cast<double>(num_items) / samples;
+// Whether the keys expected to pass a threshold of sample rank `rank` (a rank among `samples` of
+// num_items keys) leave a quarter of a buffer of `capacity` free: the count's spread.
+inline constexpr double top_k_sample_headroom = 0.75;
+
+__host__ __device__ inline bool top_k_sample_fits(long long rank, long long num_items, int samples,
+                                                  long long capacity) {
+  return static_cast<double>(rank) * static_cast<double>(num_items) / samples <=
+         top_k_sample_headroom * static_cast<double>(capacity);
 }
 
 // Shared state of block_rank_select.
@@ -91,7 +95,7 @@ __device__ void load_sample_bits(const Key* keys, long long length, int samples,
   Key loaded[per_thread];
 #pragma unroll
   for (int j = 0; j < per_thread; ++j) {
-    const long long i = j * Threads + static_cast<int>(threadIdx.x);
+    const int i = j * Threads + static_cast<int>(threadIdx.x);
     if (i < samples) loaded[j] = keys[i * stride + i * spread / samples];
   }
 #pragma unroll
@@ -128,10 +132,11 @@ __global__ void __launch_bounds__(top_k_sample_threads)
     st->filtered = 0;
     st->blocks_done = 0;
   }
-  // As many samples at every size: a small input's candidates must fit top_k_finish_kernel.
+  // 4096 samples from 4096 keys up, however small the input: its candidates must fit
+  // top_k_finish_kernel.
   const int samples = top_k_sample_count(num_items);
   const long long rank = top_k_sample_rank(k, num_items, samples);
-  if (top_k_expected_candidates(k, num_items) > 0.75 * static_cast<double>(capacity)) return;
+  if (!top_k_sample_fits(rank, num_items, samples, capacity)) return;
   load_sample_bits<Largest, top_k_sample_threads, top_k_samples>(keys, num_items, samples, bits);
   __syncthreads();
   const auto threshold = block_rank_select<top_k_sample_threads>(bits, samples, static_cast<unsigned>(rank),
@@ -190,9 +195,9 @@ struct at_or_above_positive_key {
 
 // Calls keep(key, position) for the keys of [lo, hi) falling to `part` of `parts` blocks (as
 // for_each_round) whose select bits are at or below `threshold`. Few keys pass, so a vector is
-// tested as a whole first (for the largest floats, its largest key), and only a vector that may
-// hold a passing key finds which, then visits them in one loop: keep is inlined once a vector,
-// not once a key. Once a key, its copies overflowed the instruction cache (bf16: half of all
+// tested first (for the largest floats by its largest key alone, otherwise key by key), and only
+// a vector that may hold a passing key finds which, then visits them in one loop: keep is
+// inlined once a vector, not once a key. Once a key, its copies overflowed the instruction cache (bf16: half of all
 // stall cycles waiting for instructions, 11 instructions a key; ncu, H200, 2026-11-27).
 template <bool Largest, int Threads, int Vectors = 4, class Key, class Keep, class RoundEnd = no_round_end>
 __device__ void for_each_passing_key(const Key* keys, long long lo, long long hi, long long part, long long parts,

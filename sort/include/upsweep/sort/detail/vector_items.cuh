@@ -81,16 +81,18 @@ template <class Key>
 __device__ __forceinline__ Key key_of_vector_at(const uint4& vector, int j) {
   static_assert(sizeof(Key) <= 8, "keys of 1, 2, 4 or 8 bytes");
   constexpr int bytes = static_cast<int>(sizeof(Key));
-  const int word = j * bytes / 4;
-  const unsigned low = word & 2 ? (word & 1 ? vector.w : vector.z) : (word & 1 ? vector.y : vector.x);
   Key key;
   if constexpr (bytes == 8) {
     const unsigned long long pair = j == 1 ? (static_cast<unsigned long long>(vector.w) << 32 | vector.z)
                                            : (static_cast<unsigned long long>(vector.y) << 32 | vector.x);
     memcpy(static_cast<void*>(&key), &pair, sizeof(Key));
-  } else if constexpr (bytes == 4) {
+    return key;
+  }
+  const int word = j * bytes / 4;
+  const unsigned low = word & 2 ? (word & 1 ? vector.w : vector.z) : (word & 1 ? vector.y : vector.x);
+  if constexpr (bytes == 4) {
     memcpy(static_cast<void*>(&key), &low, sizeof(Key));
-  } else {
+  } else if constexpr (bytes < 4) {
     using narrow_t = cuda::std::conditional_t<bytes == 2, unsigned short, unsigned char>;
     const auto narrow = static_cast<narrow_t>(low >> (j * bytes % 4 * 8));
     memcpy(static_cast<void*>(&key), &narrow, sizeof(Key));
