@@ -3,6 +3,7 @@
 // n, on fresh random keys of several shapes (ties, one value, NaNs and infinities from random
 // bits, signed zeros). Outputs are poisoned first; keys are compared bitwise.
 #include "radix_sort_cases.cuh"
+#include "../support/graph_replay.hpp"
 
 #include <upsweep/sort/device_top_k.cuh>
 
@@ -162,6 +163,46 @@ TEST(TopKApi, KeysOnlyAndWideValuesAgreeWithThePairsPositions) {
     const wide& want = values[order[static_cast<std::size_t>(i)]];
     ASSERT_EQ(got_values[static_cast<std::size_t>(i)].lo, want.lo) << i;
     ASSERT_EQ(got_values[static_cast<std::size_t>(i)].hi, want.hi) << i;
+  }
+}
+
+// The core layer captured into a CUDA graph and replayed: capture proves it neither allocates nor
+// synchronises, and the replays run its chained and cooperative launches as graph nodes. Shapes:
+// few candidates (the one-block finish), k = n / 2 (every pass from the input), sorted output.
+TEST(TopKApi, CoreCallIsCapturedIntoAGraphAndReplays) {
+  if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) GTEST_SKIP() << reason;
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::int64_t n = max_test_items(1 << 20);
+  const std::vector<float> host = make_keys<float>(n, distribution::uniform, seed);
+  const device_buffer<float> keys(host);
+  const std::vector<index_t> order = reference_order(host, true, 0, 32);
+  for (std::int64_t k : {std::int64_t{1}, std::min<std::int64_t>(n, 1000), n / 2}) {
+    SCOPED_TRACE(case_name(n, k, distribution::uniform, top_k_select::largest, top_k_output::sorted));
+    device_buffer<float> keys_out(k + 1);
+    device_buffer<index_t> positions_out(k + 1);
+    const auto call = [&](void* temp, std::size_t& bytes, cudaStream_t stream) {
+      return upsweep::top_k_pairs(temp, bytes, keys.data(), keys_out.data(), thrust::counting_iterator<index_t>(0),
+                                  positions_out.data(), n, k, top_k_select::largest, top_k_output::sorted, stream);
+    };
+    std::size_t bytes = 0;
+    CUDA_OK(call(nullptr, bytes, nullptr));
+    device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+    expect_graph_replays([&](cudaStream_t stream) { return call(temp.data(), bytes, stream); },
+                         [&](cudaStream_t stream) {
+                           CUDA_OK(cudaMemsetAsync(keys_out.data(), 0xA5, (k + 1) * sizeof(float), stream));
+                           CUDA_OK(cudaMemsetAsync(positions_out.data(), 0xA5, (k + 1) * sizeof(index_t), stream));
+                         },
+                         [&] {
+                           const std::vector<float> got_keys = keys_out.download();
+                           const std::vector<index_t> got = positions_out.download();
+                           for (std::int64_t i = 0; i < k; ++i) {
+                             const index_t want = order[static_cast<std::size_t>(i)];
+                             ASSERT_EQ(got[static_cast<std::size_t>(i)], want) << "item " << i;
+                             ASSERT_TRUE(same_bits(got_keys[static_cast<std::size_t>(i)], host[want])) << "item " << i;
+                           }
+                         });
+    if (HasFatalFailure()) return;
   }
 }
 

@@ -42,6 +42,11 @@ __device__ __forceinline__ T load_from_l2(const T* ptr) {
     T value;
     memcpy(&value, raw, sizeof(T));
     return value;
+  } else if constexpr (sizeof(T) == sizeof(unsigned short) && alignof(T) >= alignof(unsigned short)) {
+    const unsigned short raw = __ldcg(reinterpret_cast<const unsigned short*>(ptr));
+    T value;
+    memcpy(&value, &raw, sizeof(T));
+    return value;
   } else {
     return *static_cast<const volatile T*>(ptr);
   }

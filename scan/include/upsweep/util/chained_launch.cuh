@@ -38,18 +38,33 @@ cudaError_t allow_dynamic_shared(void (*kernel)(Params...), std::size_t shared_b
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes));
 }
 
-// A launch with one launch attribute and `shared_bytes` of dynamic shared memory per block.
+// A launch with `count` launch attributes and `shared_bytes` of dynamic shared memory per block.
 template <class... Params, class... Args>
-cudaError_t launch_with_attribute(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
-                                  cudaStream_t stream, cudaLaunchAttribute attribute, Args&&... args) {
+cudaError_t launch_with_attributes(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
+                                   cudaStream_t stream, cudaLaunchAttribute* attributes, unsigned count,
+                                   Args&&... args) {
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  config.attrs = attributes;
+  config.numAttrs = count;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+template <class... Params, class... Args>
+cudaError_t launch_with_attribute(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
+                                  cudaStream_t stream, cudaLaunchAttribute attribute, Args&&... args) {
+  return launch_with_attributes(kernel, grid, block, shared_bytes, stream, &attribute, 1u, std::forward<Args>(args)...);
+}
+
+// The attribute that lets a launch start before the previous kernel on its stream has finished.
+inline cudaLaunchAttribute chained_attribute() {
+  cudaLaunchAttribute chained = {};
+  chained.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  chained.val.programmaticStreamSerializationAllowed = 1;
+  return chained;
 }
 
 // A chained launch with `shared_bytes` of dynamic shared memory per block.
@@ -57,10 +72,8 @@ template <class... Params, class... Args>
 cudaError_t launch_chained_shared(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
                                   cudaStream_t stream, Args&&... args) {
   if (const cudaError_t status = allow_dynamic_shared(kernel, shared_bytes); status != cudaSuccess) return status;
-  cudaLaunchAttribute chained = {};
-  chained.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  chained.val.programmaticStreamSerializationAllowed = 1;
-  return launch_with_attribute(kernel, grid, block, shared_bytes, stream, chained, std::forward<Args>(args)...);
+  return launch_with_attribute(kernel, grid, block, shared_bytes, stream, chained_attribute(),
+                               std::forward<Args>(args)...);
 }
 
 template <class... Params, class... Args>

@@ -13,13 +13,25 @@
 
 namespace upsweep::detail {
 
-template <class... Params, class... Args>
-cudaError_t launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream,
-                               Args&&... args) {
+inline cudaLaunchAttribute cooperative_attribute() {
   cudaLaunchAttribute cooperative = {};
   cooperative.id = cudaLaunchAttributeCooperative;
   cooperative.val.cooperative = 1;
-  return launch_with_attribute(kernel, grid, block, 0, stream, cooperative, std::forward<Args>(args)...);
+  return cooperative;
+}
+
+template <class... Params, class... Args>
+cudaError_t launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream, Args&&... args) {
+  return launch_with_attribute(kernel, grid, block, 0, stream, cooperative_attribute(), std::forward<Args>(args)...);
+}
+
+// Cooperative and chained (see chained_launch.cuh): the grid may be scheduled while the kernel
+// before it finishes, and waits for it with wait_for_previous_grid().
+template <class... Params, class... Args>
+cudaError_t launch_chained_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream,
+                                       Args&&... args) {
+  cudaLaunchAttribute attributes[2] = {cooperative_attribute(), chained_attribute()};
+  return launch_with_attributes(kernel, grid, block, 0, stream, attributes, 2u, std::forward<Args>(args)...);
 }
 
 }  // namespace upsweep::detail

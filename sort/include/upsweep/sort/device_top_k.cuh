@@ -23,6 +23,10 @@
 //    model's [rows, row_length] logits). Each segment under 2^32 items, at most 2^31 - 1 segments;
 //    a sorted batched result needs k <= 1024 (else cudaErrorInvalidValue). No temporary storage
 //    beyond the size query's minimum.
+//  - launches: a sample, a filter, a one-block finish (when few candidates pass), then the select's
+//    passes in one cooperative grid (every block resident, a grid barrier between passes); where
+//    the GPU refuses that grid (fewer SMs than the occupancy query said: a partition), one launch
+//    a pass. Captured into a graph, the grid is a cooperative kernel node.
 //  - where CUB differs: cub::DeviceTopK (CCCL 3.2+) writes unsorted results only and leaves ties
 //    unspecified; here ties are fixed and a sorted result costs a sort of k items.
 #pragma once

@@ -10,6 +10,7 @@
 #include <upsweep/sort/detail/top_k_sample.cuh>
 #include <upsweep/sort/device_radix_sort.cuh>
 #include <upsweep/util/chained_launch.cuh>
+#include <upsweep/util/cooperative_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
@@ -65,19 +66,39 @@ struct top_k_sorter {
   }
 };
 
+// The splits after the sample's filter (and finish): one cooperative launch for them all, or,
+// where the GPU refuses it (fewer blocks fit than the occupancy query said: a partition), one
+// launch a pass.
+template <bool Largest, class Key, class Index, class ValueIn, class Value>
+cudaError_t enqueue_top_k_splits(const top_k_buffers<Key, Index, ValueIn, Value>& io, long long num_items,
+                                 long long capacity, int index_bits, top_k_state* d_state, cudaStream_t stream) {
+  constexpr int key_bits = key_bits_v<Key>;
+  constexpr auto split = top_k_split_kernel<Largest, Key, Index, ValueIn, Value>;
+  const long long tiles = (num_items + top_k_split_tile - 1) / top_k_split_tile;
+  int resident = 0;
+  UPSWEEP_CUDA_RETURN((resident_blocks<split, top_k_split_threads>(resident)));
+  const unsigned blocks = static_cast<unsigned>(std::max(1ll, std::min<long long>(resident, tiles)));
+  const int last = top_k_max_digits(key_bits, index_bits);
+  const cudaError_t status = launch_chained_cooperative(split, blocks, top_k_split_threads, stream, io, num_items,
+                                                        d_state, 0, last, capacity, key_bits, index_bits);
+  if (status != cudaErrorCooperativeLaunchTooLarge) return status;
+  (void)cudaGetLastError();  // the refusal is no fault of the stream's
+  for (int step = 0; step <= last; ++step)
+    UPSWEEP_CUDA_RETURN(launch_chained(split, blocks, top_k_split_threads, stream, io, num_items, d_state, step, step,
+                                       capacity, key_bits, index_bits));
+  return cudaSuccess;
+}
+
 template <bool Largest, class Key, class Index, class ValueIn, class Value>
 cudaError_t enqueue_top_k_select(const top_k_buffers<Key, Index, ValueIn, Value>& io, long long num_items, long long k,
                                  top_k_state* d_state, cudaStream_t stream) {
   constexpr int key_bits = key_bits_v<Key>;
   const int index_bits = top_k_index_bits(num_items);
   const long long capacity = top_k_candidate_capacity(num_items);
-  constexpr auto split = top_k_split_kernel<Largest, Key, Index, ValueIn, Value>;
   constexpr auto filter = top_k_filter_kernel<Largest, Key, Index, ValueIn, Value>;
-  int resident = 0, filter_resident = 0;
-  UPSWEEP_CUDA_RETURN((resident_blocks<split, top_k_split_threads>(resident)));
+  int filter_resident = 0;
   UPSWEEP_CUDA_RETURN((resident_blocks<filter, top_k_split_threads>(filter_resident)));
   const long long tiles = (num_items + top_k_split_tile - 1) / top_k_split_tile;
-  const unsigned blocks = static_cast<unsigned>(std::max(1ll, std::min<long long>(resident, tiles)));
   const unsigned filter_blocks = static_cast<unsigned>(std::max(1ll, std::min<long long>(filter_resident, tiles)));
   // The first kernel launches plainly (see dispatch_batched_top_k); the rest chain on it.
   top_k_sample_kernel<Largest, Key>
@@ -92,10 +113,7 @@ cudaError_t enqueue_top_k_select(const top_k_buffers<Key, Index, ValueIn, Value>
     UPSWEEP_CUDA_RETURN(launch_chained_shared(top_k_finish_kernel<Largest, Key, Index, ValueIn, Value>, 1,
                                               top_k_finish_threads, top_k_finish_shared_bytes<Key, Index>(), stream, io,
                                               capacity, key_bits, index_bits, d_state));
-  for (int step = 0; step <= top_k_max_digits(key_bits, index_bits); ++step)
-    UPSWEEP_CUDA_RETURN(launch_chained(split, blocks, top_k_split_threads, stream, io, num_items, d_state, step,
-                                       capacity, key_bits, index_bits));
-  return cudaSuccess;
+  return enqueue_top_k_splits<Largest>(io, num_items, capacity, index_bits, d_state, stream);
 }
 
 // values_out == nullptr: keys only.

@@ -1,9 +1,9 @@
 // Top-k's finish for few candidates: when the sample's filter has left at most
 // top_k_finish_capacity candidates in buffer 0, one block holds them in shared memory and runs
-// every remaining pass of the select, a block barrier between passes where the split kernels take
-// a launch each. At 2^20 keys a split launch cost more than its work: 1.7 us with nothing to do,
-// about 14 us under ncu for 5000 candidates (H200, 2026-11-27). Otherwise the block returns at
-// once and the splits go on as without it; after it finished, they return at once.
+// every remaining pass of the select, a block barrier between passes where the split grid takes a
+// grid barrier. At 2^20 keys a split then cost more than its work: when each was a launch, 1.7 us
+// with nothing to do, about 14 us under ncu for 5000 candidates (H200, 2026-11-27). Otherwise the
+// block returns at once and the splits go on as without it; after it finished, they return at once.
 #pragma once
 
 #include <upsweep/scan/block_scan.cuh>

@@ -91,12 +91,16 @@ __device__ cuda::std::uint64_t block_rank_select(const Bits* bits, int count, un
 template <bool Largest, int Threads, int MaxSamples, class Key, class Bits>
 __device__ void load_sample_bits(const Key* keys, long long length, int samples, Bits* bits) {
   constexpr int per_thread = (MaxSamples + Threads - 1) / Threads;
-  const long long stride = length / samples, spread = length % samples;
+  static_assert(MaxSamples <= 65536);
+  const long long stride = length / samples;
+  // spread < samples <= 2^16: i * spread fits 32 bits, and a 32-bit division costs a fraction of
+  // a 64-bit one (four a thread in one block, on the select's critical path).
+  const auto spread = static_cast<unsigned>(length % samples);
   Key loaded[per_thread];
 #pragma unroll
   for (int j = 0; j < per_thread; ++j) {
     const int i = j * Threads + static_cast<int>(threadIdx.x);
-    if (i < samples) loaded[j] = keys[i * stride + i * spread / samples];
+    if (i < samples) loaded[j] = keys[i * stride + static_cast<unsigned>(i) * spread / static_cast<unsigned>(samples)];
   }
 #pragma unroll
   for (int j = 0; j < per_thread; ++j) {
