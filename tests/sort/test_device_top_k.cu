@@ -167,18 +167,28 @@ TEST(TopKApi, KeysOnlyAndWideValuesAgreeWithThePairsPositions) {
 }
 
 // The core layer captured into a CUDA graph and replayed: capture proves it neither allocates nor
-// synchronises, and the replays run its chained and cooperative launches as graph nodes. Shapes:
-// few candidates (the one-block finish), k = n / 2 (every pass from the input), sorted output.
+// synchronises, and the replays run its chained and cooperative launches as graph nodes. Sorted
+// output, 2^20 keys: k = 1 (the one-block finish does the select), k = 4096 (more candidates than
+// the finish holds: the split grid's passes read the candidate buffers), and k = n / 2 of sixteen
+// values (too many ties for a buffer: every pass reads the input).
 TEST(TopKApi, CoreCallIsCapturedIntoAGraphAndReplays) {
   if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) GTEST_SKIP() << reason;
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   const std::int64_t n = max_test_items(1 << 20);
-  const std::vector<float> host = make_keys<float>(n, distribution::uniform, seed);
-  const device_buffer<float> keys(host);
-  const std::vector<index_t> order = reference_order(host, true, 0, 32);
-  for (std::int64_t k : {std::int64_t{1}, std::min<std::int64_t>(n, 1000), n / 2}) {
-    SCOPED_TRACE(case_name(n, k, distribution::uniform, top_k_select::largest, top_k_output::sorted));
+  struct graph_case {
+    distribution d;
+    std::int64_t k;
+  };
+  for (const graph_case& c : {graph_case{distribution::uniform, 1},
+                              graph_case{distribution::uniform, std::min<std::int64_t>(n, 4096)},
+                              graph_case{distribution::sixteen_values, n / 2}}) {
+    const distribution d = c.d;
+    const std::int64_t k = c.k;
+    SCOPED_TRACE(case_name(n, k, d, top_k_select::largest, top_k_output::sorted));
+    const std::vector<float> host = make_keys<float>(n, d, seed);
+    const device_buffer<float> keys(host);
+    const std::vector<index_t> order = reference_order(host, true, 0, 32);
     device_buffer<float> keys_out(k + 1);
     device_buffer<index_t> positions_out(k + 1);
     const auto call = [&](void* temp, std::size_t& bytes, cudaStream_t stream) {
@@ -188,6 +198,8 @@ TEST(TopKApi, CoreCallIsCapturedIntoAGraphAndReplays) {
     std::size_t bytes = 0;
     CUDA_OK(call(nullptr, bytes, nullptr));
     device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+    index_t guard;
+    std::memset(&guard, 0xA5, sizeof(guard));
     expect_graph_replays([&](cudaStream_t stream) { return call(temp.data(), bytes, stream); },
                          [&](cudaStream_t stream) {
                            CUDA_OK(cudaMemsetAsync(keys_out.data(), 0xA5, (k + 1) * sizeof(float), stream));
@@ -196,6 +208,7 @@ TEST(TopKApi, CoreCallIsCapturedIntoAGraphAndReplays) {
                          [&] {
                            const std::vector<float> got_keys = keys_out.download();
                            const std::vector<index_t> got = positions_out.download();
+                           ASSERT_EQ(got[static_cast<std::size_t>(k)], guard) << "written past k";
                            for (std::int64_t i = 0; i < k; ++i) {
                              const index_t want = order[static_cast<std::size_t>(i)];
                              ASSERT_EQ(got[static_cast<std::size_t>(i)], want) << "item " << i;

@@ -67,8 +67,8 @@ struct top_k_sorter {
 };
 
 // The splits after the sample's filter (and finish): one cooperative launch for them all, or,
-// where the GPU refuses it (fewer blocks fit than the occupancy query said: a partition), one
-// launch a pass.
+// where the GPU refuses it (fewer blocks fit than the occupancy query said, as in a partition, or
+// no cooperative launch at all), one launch a pass.
 template <bool Largest, class Key, class Index, class ValueIn, class Value>
 cudaError_t enqueue_top_k_splits(const top_k_buffers<Key, Index, ValueIn, Value>& io, long long num_items,
                                  long long capacity, int index_bits, top_k_state* d_state, cudaStream_t stream) {
@@ -81,7 +81,7 @@ cudaError_t enqueue_top_k_splits(const top_k_buffers<Key, Index, ValueIn, Value>
   const int last = top_k_max_digits(key_bits, index_bits);
   const cudaError_t status = launch_chained_cooperative(split, blocks, top_k_split_threads, stream, io, num_items,
                                                         d_state, 0, last, capacity, key_bits, index_bits);
-  if (status != cudaErrorCooperativeLaunchTooLarge) return status;
+  if (status != cudaErrorCooperativeLaunchTooLarge && status != cudaErrorNotSupported) return status;
   (void)cudaGetLastError();  // the refusal is no fault of the stream's
   for (int step = 0; step <= last; ++step)
     UPSWEEP_CUDA_RETURN(launch_chained(split, blocks, top_k_split_threads, stream, io, num_items, d_state, step, step,

@@ -265,7 +265,7 @@ __global__ void __launch_bounds__(top_k_split_threads, top_k_split_min_blocks)
                        int first_step, int last_step, long long capacity, int key_bits, int index_bits) {
   wait_for_previous_grid();
   let_next_grid_launch();
-  if (st->finished) return;  // by an earlier kernel: no block of this grid writes it before all read it
+  if (st->finished) return;  // by an earlier kernel (this grid sets it only in a step every block ends at)
   __shared__ top_k_pass pass;
   for (int step = first_step;; ++step) {
     if (threadIdx.x == 0) pass = load_from_l2(&st->passes[step % 2]);
