@@ -66,6 +66,16 @@ struct top_k_sorter {
   }
 };
 
+// The grid of a filter or split kernel: its resident blocks, at most one a tile of the input.
+template <auto Kernel>
+cudaError_t top_k_grid(long long num_items, unsigned& blocks) {
+  const long long tiles = (num_items + top_k_split_tile - 1) / top_k_split_tile;
+  int resident = 0;
+  UPSWEEP_CUDA_RETURN((resident_blocks<Kernel, top_k_split_threads>(resident)));
+  blocks = static_cast<unsigned>(std::max(1ll, std::min<long long>(resident, tiles)));
+  return cudaSuccess;
+}
+
 // The splits after the sample's filter (and finish): one cooperative launch for them all, or,
 // where the GPU refuses it (fewer blocks fit than the occupancy query said, as in a partition, or
 // no cooperative launch at all), one launch a pass.
@@ -74,10 +84,8 @@ cudaError_t enqueue_top_k_splits(const top_k_buffers<Key, Index, ValueIn, Value>
                                  long long capacity, int index_bits, top_k_state* d_state, cudaStream_t stream) {
   constexpr int key_bits = key_bits_v<Key>;
   constexpr auto split = top_k_split_kernel<Largest, Key, Index, ValueIn, Value>;
-  const long long tiles = (num_items + top_k_split_tile - 1) / top_k_split_tile;
-  int resident = 0;
-  UPSWEEP_CUDA_RETURN((resident_blocks<split, top_k_split_threads>(resident)));
-  const unsigned blocks = static_cast<unsigned>(std::max(1ll, std::min<long long>(resident, tiles)));
+  unsigned blocks = 0;
+  UPSWEEP_CUDA_RETURN((top_k_grid<split>(num_items, blocks)));
   const int last = top_k_max_digits(key_bits, index_bits);
   const cudaError_t status = launch_chained_cooperative(split, blocks, top_k_split_threads, stream, io, num_items,
                                                         d_state, 0, last, capacity, key_bits, index_bits);
@@ -96,10 +104,8 @@ cudaError_t enqueue_top_k_select(const top_k_buffers<Key, Index, ValueIn, Value>
   const int index_bits = top_k_index_bits(num_items);
   const long long capacity = top_k_candidate_capacity(num_items);
   constexpr auto filter = top_k_filter_kernel<Largest, Key, Index, ValueIn, Value>;
-  int filter_resident = 0;
-  UPSWEEP_CUDA_RETURN((resident_blocks<filter, top_k_split_threads>(filter_resident)));
-  const long long tiles = (num_items + top_k_split_tile - 1) / top_k_split_tile;
-  const unsigned filter_blocks = static_cast<unsigned>(std::max(1ll, std::min<long long>(filter_resident, tiles)));
+  unsigned filter_blocks = 0;
+  UPSWEEP_CUDA_RETURN((top_k_grid<filter>(num_items, filter_blocks)));
   // The first kernel launches plainly (see dispatch_batched_top_k); the rest chain on it.
   top_k_sample_kernel<Largest, Key>
       <<<1, top_k_sample_threads, 0, stream>>>(io.keys_in, num_items, k, capacity, index_bits, d_state);

@@ -201,8 +201,9 @@ struct at_or_above_positive_key {
 // for_each_round) whose select bits are at or below `threshold`. Few keys pass, so a vector is
 // tested first (for the largest floats by its largest key alone, otherwise key by key), and only
 // a vector that may hold a passing key finds which, then visits them in one loop: keep is
-// inlined once a vector, not once a key. Once a key, its copies overflowed the instruction cache (bf16: half of all
-// stall cycles waiting for instructions, 11 instructions a key; ncu, H200, 2026-11-27).
+// inlined once a vector, not once a key. Once a key, its copies overflowed the instruction cache
+// (bf16: half of all stall cycles waiting for instructions, 11 instructions a key; ncu, H200,
+// 2026-11-27).
 template <bool Largest, int Threads, int Vectors = 4, class Key, class Keep, class RoundEnd = no_round_end>
 __device__ void for_each_passing_key(const Key* keys, long long lo, long long hi, long long part, long long parts,
                                      cuda::std::uint64_t threshold, Keep&& keep, RoundEnd&& round_end = {}) {
