@@ -332,6 +332,28 @@ TEST(TopKRows, RowsOfLogitsAgreeWithTheOffsetsForm) {
   for (std::size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(same_bits(a[i], b[i])) << i;
 }
 
+// More segments than the GPU has SMs: one block a segment, no cluster sharing the read (on a
+// 132-SM H100 or H200 the two tests above run clusters of 8 and of 2 blocks).
+TEST(TopKRows, SegmentsThatFillTheGpuRunABlockEach) {
+  if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) GTEST_SKIP() << reason;
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  int device = 0, sms = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::int64_t segments = sms + 1, length = 10001;  // a sampled length: over 2 x 4096
+  const std::vector<float> host = make_keys<float>(segments * length, distribution::uniform, seed);
+  std::vector<std::int64_t> begins, ends;
+  for (std::int64_t s = 0; s < segments; ++s) {
+    begins.push_back(s * length);
+    ends.push_back((s + 1) * length);
+  }
+  for (top_k_output output : {top_k_output::sorted, top_k_output::unsorted}) {
+    check_batched(host, begins, ends, 50, top_k_select::largest, output);
+    if (HasFatalFailure()) return;
+  }
+}
+
 TEST(TopKApi, BatchedBadArgumentsAreRefused) {
   if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) GTEST_SKIP() << reason;
   const device_buffer<float> keys(std::vector<float>(10, 1.0f));

@@ -1,14 +1,20 @@
-// Batched top-k: one block per segment runs the radix select of top_k_kernels.cuh with its passes
-// separated by barriers instead of launches, 8-bit digits counted in shared memory, and the
-// candidates kept in shared memory once they fit (until then each pass rereads the segment, which
-// the previous pass has just brought into L2). A long segment first tries the sample's shortcut
-// (top_k_sample.cuh) into shared memory. Sorted results rank the winners in shared memory.
+// Batched top-k: one block per segment (its cluster's leader) runs the radix select of
+// top_k_kernels.cuh with its passes separated by barriers instead of launches, 8-bit digits
+// counted in shared memory, and the candidates kept in shared memory once they fit (until then
+// each pass rereads the segment, which the previous pass has just brought into L2). A long
+// segment first tries the sample's shortcut (top_k_sample.cuh) into the leader's shared memory;
+// when there are fewer segments than SMs, a cluster of blocks shares that read. Sorted results
+// rank the winners in shared memory.
 #pragma once
 
 #include <upsweep/sort/detail/top_k_kernels.cuh>
 #include <upsweep/sort/detail/top_k_sample.cuh>
 #include <upsweep/sort/detail/top_k_select.cuh>
 #include <upsweep/sort/detail/vector_items.cuh>
+
+#include <cooperative_groups.h>
+
+#include <cuda/std/cstdint>
 
 namespace upsweep::detail {
 
@@ -105,31 +111,58 @@ __device__ void split_segment(batched_top_k_storage<Key>& st, const top_k_pass& 
   });
 }
 
+// Asks L2 for the 16-byte-aligned interior of this block's share of keys[0, length), one bulk
+// prefetch a warp: the share streams in while the block selects the sample's threshold, and the
+// filter that follows reads L2.
+template <int Threads, class Key>
+__device__ __forceinline__ void prefetch_share_to_l2(const Key* keys, long long length, unsigned part, unsigned parts) {
+  constexpr int warps = Threads / 32;
+  const auto first = reinterpret_cast<cuda::std::uintptr_t>(keys + length * part / parts);
+  const auto last = reinterpret_cast<cuda::std::uintptr_t>(keys + length * (part + 1) / parts);
+  const cuda::std::uintptr_t lo = (first + 15) & ~cuda::std::uintptr_t{15}, hi = last & ~cuda::std::uintptr_t{15};
+  if (threadIdx.x % 32 != 0 || hi <= lo) return;
+  const cuda::std::uintptr_t chunk = ((hi - lo) / warps + 15) & ~cuda::std::uintptr_t{15};
+  const cuda::std::uintptr_t from = lo + chunk * (threadIdx.x / 32);
+  if (from >= hi) return;
+  const auto bytes = static_cast<unsigned>(hi - from < chunk ? hi - from : chunk);
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(from), "r"(bytes) : "memory");
+}
+
 // The sample's shortcut for one segment: when it keeps at least k items and they fit, the select
-// starts from shared buffer 0 instead of the segment.
+// starts from the leader's shared buffer 0 instead of the segment. Each block of the segment's
+// cluster selects the same threshold from the same sample and filters its share of the segment
+// into the leader's buffer (distributed shared memory). Called by every block of the cluster or
+// none.
 template <bool Largest, class Key>
 __device__ void filter_segment_by_sample(batched_top_k_storage<Key>& st, const Key* keys, long long begin,
-                                         long long length, long long k) {
+                                         long long length, long long k,
+                                         const cooperative_groups::cluster_group& cluster) {
   constexpr int threads = batched_top_k_threads, capacity = batched_top_k_storage<Key>::capacity;
   // The passing count's spread is about its mean / sqrt(rank): many samples keep the mean low
   // enough that a segment rarely passes more than its buffer holds (and falls back to rereading).
   constexpr int samples = batched_top_k_storage<Key>::samples;
   const long long rank = top_k_sample_rank(k, length, samples);
   if (!top_k_sample_fits(rank, length, samples, capacity)) return;
+  const unsigned part = cluster.block_rank(), parts = cluster.num_blocks();
   load_sample_bits<Largest, threads, samples>(keys + begin, length, samples, st.sample_bits);
+  prefetch_share_to_l2<threads>(keys + begin, length, part, parts);  // after the sample's loads
   __syncthreads();
   const auto threshold = block_rank_select<threads>(st.sample_bits, samples, static_cast<unsigned>(rank),
                                                     radix_traits<Key>::key_bits, st.select_storage);
+  if (parts > 1) cluster.sync();  // the leader has set its count to 0 before anyone claims from it
+  batched_top_k_storage<Key>& leader = parts > 1 ? *cluster.map_shared_rank(&st, 0) : st;
   const auto keep = [&](const Key& key, long long at) {
-    const unsigned slot = claim_slot_among_active(&st.kept);
+    const unsigned slot = claim_slot_among_active(&leader.kept);
     if (slot < static_cast<unsigned>(capacity)) {
-      st.candidate_keys[0][slot] = key;
-      st.candidate_indices[0][slot] = static_cast<unsigned>(at);
+      leader.candidate_keys[0][slot] = key;
+      leader.candidate_indices[0][slot] = static_cast<unsigned>(at);
     }
   };
-  // Eight 16-byte loads a thread in flight: one block streams the segment alone.
-  for_each_passing_key<Largest, threads, 8>(keys + begin, 0, length, 0, 1, threshold, keep);
-  __syncthreads();
+  // Eight 16-byte loads a thread in flight: one block streams its share alone.
+  for_each_passing_key<Largest, threads, 8>(keys + begin, 0, length, part, parts, threshold, keep);
+  if (parts > 1) cluster.sync();  // every block's candidates are in the leader's buffer
+  else __syncthreads();
+  if (part != 0) return;
   if (threadIdx.x == 0) {
     if (st.kept >= k && st.kept <= static_cast<unsigned>(capacity)) {
       st.pass.source = 0;
@@ -185,6 +218,8 @@ __device__ void write_sorted_winners(const batched_top_k_storage<Key>& st, unsig
   }
 }
 
+// One cluster a segment: its leader (block 0) runs the select; the others only filter their
+// shares of a long segment into the leader's buffer, then leave.
 template <bool Largest, class Key, class BeginOffsets, class EndOffsets, class ValueIn, class Value>
 __global__ void __launch_bounds__(batched_top_k_threads)
     batched_top_k_kernel(const Key* keys, BeginOffsets begin_offsets, EndOffsets end_offsets,
@@ -192,7 +227,8 @@ __global__ void __launch_bounds__(batched_top_k_threads)
   __shared__ batched_top_k_storage<Key> st;
   wait_for_previous_grid();
   let_next_grid_launch();
-  const long long segment = blockIdx.x;
+  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const long long segment = blockIdx.x / cluster.num_blocks();
   const long long begin = static_cast<long long>(begin_offsets[segment]);
   const long long length = static_cast<long long>(end_offsets[segment]) - begin;
   const long long k = length < out.k ? length : out.k;
@@ -211,7 +247,8 @@ __global__ void __launch_bounds__(batched_top_k_threads)
   }
   __syncthreads();
   if (k < length && length > 2 * batched_top_k_storage<Key>::samples)
-    filter_segment_by_sample<Largest>(st, keys, begin, length, k);
+    filter_segment_by_sample<Largest>(st, keys, begin, length, k, cluster);
+  if (cluster.block_rank() != 0) return;
   for (;;) {
     const top_k_pass pass = st.pass;
     split_segment<Largest>(st, pass, keys, out, segment, begin, length);

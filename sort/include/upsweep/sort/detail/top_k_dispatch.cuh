@@ -167,7 +167,18 @@ cudaError_t dispatch_top_k(void* d_temp_storage, std::size_t& temp_storage_bytes
                     pieces[9], stream);
 }
 
-// One block per segment; no temporary storage beyond the minimum the size query reports.
+// Blocks a segment: one, or while two blocks a segment still leave SMs idle, up to 8 (a cluster)
+// that share the read of a long segment's filter.
+inline cudaError_t batched_top_k_parts(long long num_segments, int& parts) {
+  int device = 0, sms = 0;
+  UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
+  UPSWEEP_CUDA_RETURN(sm_count(device, sms));
+  parts = 1;
+  while (parts < 8 && num_segments * parts * 2 <= sms) parts *= 2;
+  return cudaSuccess;
+}
+
+// One cluster per segment; no temporary storage beyond the minimum the size query reports.
 template <bool Largest, class Key, class BeginOffsets, class EndOffsets, class ValueIn, class Value>
 cudaError_t dispatch_batched_top_k(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in,
                                    Key* d_keys_out, ValueIn values_in, Value* d_values_out, long long num_segments,
@@ -183,11 +194,18 @@ cudaError_t dispatch_batched_top_k(void* d_temp_storage, std::size_t& temp_stora
     return cudaErrorInvalidValue;
   const batched_top_k_output<Key, ValueIn, Value> out{values_in, d_keys_out, has_values ? d_values_out : nullptr, k,
                                                       sorted};
-  // A plain launch: a lone kernel gains nothing from an early start, and launched chained after
-  // a memset it measured six times slower (H200, 2026-11-27).
-  batched_top_k_kernel<Largest, Key><<<static_cast<unsigned>(num_segments), batched_top_k_threads, 0, stream>>>(
-      d_keys_in, begin_offsets, end_offsets, out);
-  return cudaGetLastError();
+  int parts = 0;
+  UPSWEEP_CUDA_RETURN(batched_top_k_parts(num_segments, parts));
+  // Not chained: a lone kernel gains nothing from an early start, and launched chained after a
+  // memset it measured six times slower (H200, 2026-11-27).
+  cudaLaunchAttribute cluster = {};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = static_cast<unsigned>(parts);
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  return launch_with_attributes(batched_top_k_kernel<Largest, Key, BeginOffsets, EndOffsets, ValueIn, Value>,
+                                dim3(static_cast<unsigned>(num_segments * parts)), dim3(batched_top_k_threads), 0,
+                                stream, &cluster, parts > 1 ? 1u : 0u, d_keys_in, begin_offsets, end_offsets, out);
 }
 
 }  // namespace upsweep::detail

@@ -1,4 +1,4 @@
-// Top-k's shortcut for small k: a strided sample of the input gives a threshold that about
+// Top-k's shortcut for small k: a sample spread over the input gives a threshold that about
 // k + O(sqrt k) sampled-out items pass, so one read of the input keeps only the items at or below
 // it (in select order) and the radix select runs on those few. Should fewer than k pass (a sample
 // that misjudged the data) or too many for the buffer, the select reads the input instead, as
@@ -85,11 +85,9 @@ __device__ cuda::std::uint64_t block_rank_select(const Bits* bits, int count, un
   return st.prefix;
 }
 
-// The select bits of `samples` keys spread evenly over keys[0, length) into bits[0, samples)
-// (samples <= MaxSamples): every load is issued before the first store, one round trip to memory
-// where a loop of loads and stores took one a key.
+// The select bits of `samples` keys, one key a load, spread evenly over keys[0, length).
 template <bool Largest, int Threads, int MaxSamples, class Key, class Bits>
-__device__ void load_sample_bits(const Key* keys, long long length, int samples, Bits* bits) {
+__device__ void load_strided_sample_bits(const Key* keys, long long length, int samples, Bits* bits) {
   constexpr int per_thread = (MaxSamples + Threads - 1) / Threads;
   static_assert(MaxSamples <= 65536);
   const long long stride = length / samples;
@@ -109,11 +107,47 @@ __device__ void load_sample_bits(const Key* keys, long long length, int samples,
   }
 }
 
+// The select bits of `samples` keys of keys[0, length) into bits[0, samples) (samples <=
+// MaxSamples): whole 16-byte vectors spread evenly over the input's aligned body, samples /
+// (16 / sizeof(Key)) loads. A key a load costs a memory sector a key: the batched kernel's bf16
+// sample took 8.5 us that way, 4.3 with vectors (H200, 2026-11-27). Every load is issued before
+// the first store. Inputs too short for the vectors take a key a load.
+template <bool Largest, int Threads, int MaxSamples, class Key, class Bits>
+__device__ void load_sample_bits(const Key* keys, long long length, int samples, Bits* bits) {
+  constexpr int per_vector = 16 / static_cast<int>(sizeof(Key));
+  constexpr int per_thread = (MaxSamples / per_vector + Threads - 1) / Threads;
+  const auto misalignment = static_cast<long long>(reinterpret_cast<cuda::std::uintptr_t>(keys) % 16);
+  const long long skip = (16 - misalignment) % 16 / static_cast<long long>(sizeof(Key));
+  const long long vectors = length > skip ? (length - skip) / per_vector : 0;
+  const int wanted = samples / per_vector;
+  if (samples % per_vector != 0 || vectors < wanted) {
+    load_strided_sample_bits<Largest, Threads, MaxSamples>(keys, length, samples, bits);
+    return;
+  }
+  const auto* body = reinterpret_cast<const uint4*>(keys + skip);
+  const long long stride = vectors / wanted;
+  const auto spread = static_cast<unsigned>(vectors % wanted);  // as above: i * spread fits 32 bits
+  uint4 loaded[per_thread];
+#pragma unroll
+  for (int j = 0; j < per_thread; ++j) {
+    const int i = j * Threads + static_cast<int>(threadIdx.x);
+    if (i < wanted) loaded[j] = body[i * stride + static_cast<unsigned>(i) * spread / static_cast<unsigned>(wanted)];
+  }
+#pragma unroll
+  for (int j = 0; j < per_thread; ++j) {
+    const int i = j * Threads + static_cast<int>(threadIdx.x);
+    if (i >= wanted) continue;
+#pragma unroll
+    for (int v = 0; v < per_vector; ++v)
+      bits[i * per_vector + v] = static_cast<Bits>(top_k_select_bits<Largest>(key_of_vector<Key>(loaded[j], v)));
+  }
+}
+
 // ---- kernels --------------------------------------------------------------------------------
 inline constexpr int top_k_sample_threads = 1024;
 
 // One block: starts the select (the first pass counts the first key digit of the input) and
-// sets the threshold from a strided sample, unless the items expected to pass it would fill more
+// sets the threshold from the sample, unless the items expected to pass it would fill more
 // than three quarters of a candidate buffer (large k).
 template <bool Largest, class Key>
 __global__ void __launch_bounds__(top_k_sample_threads)
