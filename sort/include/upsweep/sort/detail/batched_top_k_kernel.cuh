@@ -27,6 +27,7 @@ template <class Key>
 struct batched_top_k_storage {
   static constexpr int capacity = 12288 / static_cast<int>(sizeof(Key) + sizeof(unsigned));
   unsigned counts[batched_top_k_digits];
+  unsigned warp_counts[batched_top_k_threads / 32];  // block_find_rank_digit's
   Key candidate_keys[2][capacity];
   unsigned candidate_indices[2][capacity];
   // 16 KB of sample select bits: 4096 samples of keys up to 4 bytes, 2048 of 8-byte keys. The
@@ -174,29 +175,29 @@ __device__ void filter_segment_by_sample(batched_top_k_storage<Key>& st, const K
   __syncthreads();
 }
 
-// Warp 0 finds the digit holding the need-th candidate, plans the next pass and clears the counts.
+// Finds the digit holding the need-th candidate, plans the next pass and clears the counts.
+// Every thread calls it; barrier before reading the plan.
 template <class Key>
 __device__ void choose_segment_digit(batched_top_k_storage<Key>& st, int key_bits, int index_bits) {
-  if (threadIdx.x >= 32) return;
-  const rank_digit found = find_rank_digit<batched_top_k_digits>(st.counts, st.need);
-  __syncwarp();
-  for (int i = threadIdx.x; i < batched_top_k_digits; i += 32) st.counts[i] = 0;
-  if (threadIdx.x != 0) return;
-  const top_k_pass previous = st.pass;
-  top_k_pass pass = previous;
-  fix_chosen_digit(pass);
-  pass.digit = previous.next;
-  pass.next = next_top_k_digit<batched_top_k_digit_bits>(pass.digit, key_bits, index_bits);
-  pass.chosen = found.digit;
-  pass.take_all = st.need - found.below == found.count;
-  pass.source = previous.destination;
-  pass.source_count = static_cast<long long>(found.total);
-  const bool keep_in_shared =
-      !pass.take_all && found.count <= static_cast<unsigned>(batched_top_k_storage<Key>::capacity);
-  pass.destination = !keep_in_shared ? top_k_from_input : pass.source == 0 ? 1 : 0;
-  st.pass = pass;
-  st.need -= static_cast<unsigned>(found.below);
-  st.kept = 0;
+  const unsigned need = st.need;
+  block_find_rank_digit<batched_top_k_threads, batched_top_k_digits>(
+      st.counts, st.warp_counts, need, [&](unsigned digit, unsigned count, unsigned below, unsigned total) {
+        const top_k_pass previous = st.pass;
+        top_k_pass pass = previous;
+        fix_chosen_digit(pass);
+        pass.digit = previous.next;
+        pass.next = next_top_k_digit<batched_top_k_digit_bits>(pass.digit, key_bits, index_bits);
+        pass.chosen = digit;
+        pass.take_all = need - below == count;
+        pass.source = previous.destination;
+        pass.source_count = static_cast<long long>(total);
+        const bool keep_in_shared =
+            !pass.take_all && count <= static_cast<unsigned>(batched_top_k_storage<Key>::capacity);
+        pass.destination = !keep_in_shared ? top_k_from_input : pass.source == 0 ? 1 : 0;
+        st.pass = pass;
+        st.need = need - below;
+        st.kept = 0;
+      });
 }
 
 // The winners in (select bits, index) order: each one's rank is the number of winners before it.

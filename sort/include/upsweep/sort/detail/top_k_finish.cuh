@@ -6,14 +6,12 @@
 // block returns at once and the splits go on as without it; after it finished, they return at once.
 #pragma once
 
-#include <upsweep/scan/block_scan.cuh>
 #include <upsweep/sort/detail/top_k_kernels.cuh>
 #include <upsweep/sort/detail/top_k_select.cuh>
 #include <upsweep/sort/detail/top_k_warp.cuh>
 #include <upsweep/util/chained_launch.cuh>
 
 #include <cuda/std/cstdint>
-#include <cuda/std/functional>
 
 #include <cstddef>
 
@@ -25,10 +23,9 @@ inline constexpr long long top_k_finish_capacity = static_cast<long long>(top_k_
 static_assert(top_k_digits % top_k_finish_threads == 0);
 
 struct top_k_finish_storage {
-  using scan_t = block_scan<unsigned, top_k_finish_threads>;
-  typename scan_t::storage scan;
   unsigned counts[top_k_digits];
-  unsigned long long emitted;
+  unsigned warp_counts[top_k_finish_threads / 32];  // block_find_rank_digit's
+  unsigned emitted;  // in this block; the output slots start at the emitted count before it
   top_k_pass pass;
   long long need;
 };
@@ -66,6 +63,16 @@ __device__ unsigned load_finish_candidates(const top_k_buffers<Key, Index, Value
   return alive;
 }
 
+// The buffers with every output advanced past the first `emitted` slots.
+template <class Key, class Index, class ValueIn, class Value>
+__device__ top_k_buffers<Key, Index, ValueIn, Value> emitting_from(top_k_buffers<Key, Index, ValueIn, Value> io,
+                                                                   unsigned long long emitted) {
+  if (io.keys_out != nullptr) io.keys_out += emitted;
+  if (io.values_out != nullptr) io.values_out += emitted;
+  if (io.indices_out != nullptr) io.indices_out += emitted;
+  return io;
+}
+
 // One pass over the held candidates (split_candidate on each); returns the mask of those kept.
 template <bool Largest, class Key, class Index, class ValueIn, class Value>
 __device__ unsigned split_finish_candidates(const top_k_pass& pass, const top_k_buffers<Key, Index, ValueIn, Value>& io,
@@ -87,14 +94,9 @@ __device__ unsigned split_finish_candidates(const top_k_pass& pass, const top_k_
 // counts are zeroed for the pass after. Every thread calls it.
 __device__ inline void plan_finish_pass(top_k_finish_storage& st, const top_k_pass& pass, long long need,
                                         long long capacity, int key_bits, int index_bits) {
-  constexpr int per_thread = top_k_digits / top_k_finish_threads;
-  unsigned counts[per_thread];
-  for (int i = 0; i < per_thread; ++i) {
-    counts[i] = st.counts[threadIdx.x * per_thread + i];
-    st.counts[threadIdx.x * per_thread + i] = 0;
-  }
-  find_needed_digit<top_k_finish_threads>(
-      counts, need, st.scan, [&](unsigned digit, unsigned count, unsigned below, unsigned total) {
+  block_find_rank_digit<top_k_finish_threads, top_k_digits>(
+      st.counts, st.warp_counts, static_cast<unsigned long long>(need),
+      [&](unsigned digit, unsigned count, unsigned below, unsigned total) {
         const long long rest = need - static_cast<long long>(below);
         st.pass = plan_next_pass(pass, digit, count, rest, total, capacity, key_bits, index_bits);
         st.need = rest;
@@ -116,12 +118,14 @@ __global__ void __launch_bounds__(top_k_finish_threads)
   top_k_pass pass = state->passes[0];  // the filter's plan, when it kept every candidate
   if (pass.source != 0 || pass.source_count > top_k_finish_capacity) return;
   long long need = state->need;
+  const unsigned long long emitted_before = state->emitted;
+  const top_k_buffers<Key, Index, ValueIn, Value> out = emitting_from(io, emitted_before);
   unsigned alive = load_finish_candidates(io, static_cast<int>(pass.source_count), held);
   for (int i = threadIdx.x; i < top_k_digits; i += top_k_finish_threads) st.counts[i] = 0;
-  if (threadIdx.x == 0) st.emitted = state->emitted;
+  if (threadIdx.x == 0) st.emitted = 0;
   __syncthreads();
   for (;;) {
-    alive = split_finish_candidates<Largest>(pass, io, held, alive, st);
+    alive = split_finish_candidates<Largest>(pass, out, held, alive, st);
     if (pass.take_all) break;  // the same pass in every thread
     __syncthreads();
     plan_finish_pass(st, pass, need, capacity, key_bits, index_bits);
@@ -130,7 +134,7 @@ __global__ void __launch_bounds__(top_k_finish_threads)
   }
   __syncthreads();  // every emit has claimed its slot
   if (threadIdx.x == 0) {
-    state->emitted = st.emitted;
+    state->emitted = emitted_before + st.emitted;
     state->finished = 1;
   }
 }

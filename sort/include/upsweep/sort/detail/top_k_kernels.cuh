@@ -36,10 +36,12 @@ struct top_k_buffers {
   Index* candidate_indices[2];
 };
 
-template <class Key, class Index, class ValueIn, class Value>
+// A winner to the output slot it claims from `emitted` (64-bit in global memory; 32-bit in shared
+// memory, where a 64-bit atomic add is a compare-and-swap loop).
+template <class Key, class Index, class ValueIn, class Value, class Count>
 __device__ __forceinline__ void emit_winner(const top_k_buffers<Key, Index, ValueIn, Value>& io, bool emit,
-                                            const Key& key, Index index, unsigned long long* emitted) {
-  const unsigned long long slot = claim_warp_slot(emit, emitted);
+                                            const Key& key, Index index, Count* emitted) {
+  const Count slot = claim_warp_slot(emit, emitted);
   if (!emit) return;
   if (io.indices_out != nullptr) io.indices_out[slot] = index;
   if (io.keys_out != nullptr) io.keys_out[slot] = key;
@@ -60,11 +62,10 @@ struct split_outputs {
 // One candidate (valid: it exists and matches the prefix): emitted to a slot claimed from
 // `emitted`, or kept (its next digit counted; returns true), or dropped. Every lane of the warp
 // must call it.
-template <bool Largest, class Key, class Index, class ValueIn, class Value>
+template <bool Largest, class Key, class Index, class ValueIn, class Value, class Count>
 __device__ __forceinline__ bool split_candidate(const top_k_pass& pass,
                                                 const top_k_buffers<Key, Index, ValueIn, Value>& io, bool valid,
-                                                const Key& key, Index index, unsigned* counts,
-                                                unsigned long long* emitted) {
+                                                const Key& key, Index index, unsigned* counts, Count* emitted) {
   const auto bits = top_k_select_bits<Largest>(key);
   const unsigned digit = top_k_digit_of(pass.digit, bits, index);
   const bool emit = valid && (digit < pass.chosen || (pass.take_all && digit == pass.chosen));
