@@ -59,32 +59,30 @@ struct batched_top_k_output {
   bool sorted;
 };
 
+// split_candidate for a segment: winners to the segment's row of the output (or to shared memory
+// to be ranked, when sorted), kept candidates to the pass's shared buffer.
 template <bool Largest, class Key, class ValueIn, class Value>
 __device__ __forceinline__ void split_segment_candidate(batched_top_k_storage<Key>& st, const top_k_pass& pass,
                                                         const batched_top_k_output<Key, ValueIn, Value>& out,
                                                         long long segment, long long begin, bool valid, const Key& key,
                                                         unsigned index) {
-  const auto bits = top_k_select_bits<Largest>(key);
-  const unsigned digit = top_k_digit_of(pass.digit, bits, index);
-  const bool emit = valid && (digit < pass.chosen || (pass.take_all && digit == pass.chosen));
-  const bool keep = valid && !pass.take_all && digit == pass.chosen;
-  const unsigned slot = claim_warp_slot(emit, &st.emitted);
-  if (emit && out.sorted) {
-    st.winners.keys[slot] = key;
-    st.winners.indices[slot] = index;
-  } else if (emit) {
-    const long long at = segment * out.k + slot;
-    out.keys_out[at] = key;
-    if (out.values_out != nullptr) out.values_out[at] = out.values_in[begin + index];
-  }
-  if (pass.destination != top_k_from_input) {
-    const unsigned kept_slot = claim_warp_slot(keep, &st.kept);
-    if (keep) {
-      st.candidate_keys[pass.destination][kept_slot] = key;
-      st.candidate_indices[pass.destination][kept_slot] = index;
+  const bool keep = split_candidate<Largest>(pass, valid, key, index, st.counts, [&](bool wins) {
+    const unsigned slot = claim_warp_slot(wins, &st.emitted);
+    if (wins && out.sorted) {
+      st.winners.keys[slot] = key;
+      st.winners.indices[slot] = index;
+    } else if (wins) {
+      const long long at = segment * out.k + slot;
+      out.keys_out[at] = key;
+      if (out.values_out != nullptr) out.values_out[at] = out.values_in[begin + index];
     }
+  });
+  if (pass.destination == top_k_from_input) return;
+  const unsigned kept_slot = claim_warp_slot(keep, &st.kept);
+  if (keep) {
+    st.candidate_keys[pass.destination][kept_slot] = key;
+    st.candidate_indices[pass.destination][kept_slot] = index;
   }
-  count_digit(st.counts, keep ? top_k_digit_of(pass.next, bits, index) : 0u, keep);
 }
 
 // One pass over the segment in global memory (the items the prefix allows) or over the shared

@@ -73,7 +73,7 @@ __device__ top_k_buffers<Key, Index, ValueIn, Value> emitting_from(top_k_buffers
   return io;
 }
 
-// One pass over the held candidates (split_candidate on each); returns the mask of those kept.
+// One pass over the held candidates (split_to_io on each); returns the mask of those kept.
 template <bool Largest, class Key, class Index, class ValueIn, class Value>
 __device__ unsigned split_finish_candidates(const top_k_pass& pass, const top_k_buffers<Key, Index, ValueIn, Value>& io,
                                             const finish_candidates<Key, Index>& held, unsigned alive,
@@ -83,8 +83,8 @@ __device__ unsigned split_finish_candidates(const top_k_pass& pass, const top_k_
     const bool in = alive >> j & 1u;
     if (!__any_sync(0xffffffffu, in)) continue;  // after the first pass, most warps hold none
     const int at = j * top_k_finish_threads + static_cast<int>(threadIdx.x);
-    if (!split_candidate<Largest>(pass, io, in, in ? held.keys[at] : Key{}, in ? held.indices[at] : Index{}, st.counts,
-                                  &st.emitted))
+    if (!split_to_io<Largest>(pass, io, in, in ? held.keys[at] : Key{}, in ? held.indices[at] : Index{}, st.counts,
+                              &st.emitted))
       alive &= ~(1u << j);
   }
   return alive;

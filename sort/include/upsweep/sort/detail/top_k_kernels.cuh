@@ -59,29 +59,37 @@ struct split_outputs {
   unsigned long long* emitted;
 };
 
-// One candidate (valid: it exists and matches the prefix): emitted to a slot claimed from
-// `emitted`, or kept (its next digit counted; returns true), or dropped. Every lane of the warp
-// must call it.
-template <bool Largest, class Key, class Index, class ValueIn, class Value, class Count>
-__device__ __forceinline__ bool split_candidate(const top_k_pass& pass,
-                                                const top_k_buffers<Key, Index, ValueIn, Value>& io, bool valid,
-                                                const Key& key, Index index, unsigned* counts, Count* emitted) {
+// One candidate (valid: it exists and matches the prefix) under `pass`: a sure winner is handed to
+// emit(wins), which every lane calls (winner or not) so that it may claim slots with warp votes;
+// a tie with the chosen digit is kept (its next digit counted; returns true); any other is
+// dropped. Every lane of the warp must call it.
+template <bool Largest, class Key, class Index, class Emit>
+__device__ __forceinline__ bool split_candidate(const top_k_pass& pass, bool valid, const Key& key, Index index,
+                                                unsigned* counts, Emit&& emit) {
   const auto bits = top_k_select_bits<Largest>(key);
   const unsigned digit = top_k_digit_of(pass.digit, bits, index);
-  const bool emit = valid && (digit < pass.chosen || (pass.take_all && digit == pass.chosen));
+  emit(valid && (digit < pass.chosen || (pass.take_all && digit == pass.chosen)));
   const bool keep = valid && !pass.take_all && digit == pass.chosen;
-  emit_winner(io, emit, key, index, emitted);
   count_digit(counts, keep ? top_k_digit_of(pass.next, bits, index) : 0u, keep);
   return keep;
 }
 
-// split_candidate, the kept ones staged for the pass's destination.
+// split_candidate with the winners to the outputs of `io`, slots claimed from `emitted`.
+template <bool Largest, class Key, class Index, class ValueIn, class Value, class Count>
+__device__ __forceinline__ bool split_to_io(const top_k_pass& pass, const top_k_buffers<Key, Index, ValueIn, Value>& io,
+                                            bool valid, const Key& key, Index index, unsigned* counts,
+                                            Count* emitted) {
+  return split_candidate<Largest>(pass, valid, key, index, counts,
+                                  [&](bool wins) { emit_winner(io, wins, key, index, emitted); });
+}
+
+// split_to_io, the kept ones staged for the pass's destination.
 template <bool Largest, class Key, class Index, class ValueIn, class Value>
 __device__ __forceinline__ void split_to_outputs(const top_k_pass& pass,
                                                  const top_k_buffers<Key, Index, ValueIn, Value>& io, bool valid,
                                                  const Key& key, Index index, unsigned* counts,
                                                  const split_outputs<Key, Index>& out) {
-  if (split_candidate<Largest>(pass, io, valid, key, index, counts, out.emitted) && out.keeps)
+  if (split_to_io<Largest>(pass, io, valid, key, index, counts, out.emitted) && out.keeps)
     push_candidate(out.queue, out.sink, key, index);
 }
 
