@@ -26,7 +26,9 @@
 //  - launches: a sample, a filter, a one-block finish (when few candidates pass), then the select's
 //    passes in one cooperative grid (every block resident, a grid barrier between passes); where
 //    the GPU refuses that grid (fewer SMs than the occupancy query said: a partition), one launch
-//    a pass. Captured into a graph, the grid is a cooperative kernel node.
+//    a pass. Captured into a graph, the grid is a cooperative kernel node. Batched: one launch, a
+//    block a segment, or while two blocks a segment still leave SMs idle a cluster of up to 8
+//    (thread block clusters, sm_90) that share a long segment's read.
 //  - where CUB differs: cub::DeviceTopK (CCCL 3.2+) writes unsorted results only and leaves ties
 //    unspecified; here ties are fixed and a sorted result costs a sort of k items.
 #pragma once

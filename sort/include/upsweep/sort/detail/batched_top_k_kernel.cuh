@@ -110,9 +110,10 @@ __device__ void split_segment(batched_top_k_storage<Key>& st, const top_k_pass& 
   });
 }
 
-// Asks L2 for the 16-byte-aligned interior of this block's share of keys[0, length), one bulk
-// prefetch a warp: the share streams in while the block selects the sample's threshold, and the
-// filter that follows reads L2.
+// Asks L2 for the 16-byte-aligned interior of the part-th of `parts` contiguous pieces of
+// keys[0, length), one bulk prefetch a warp: the cluster's pieces cover the segment, which streams
+// in while the blocks select the sample's threshold, so the filter that follows (whose rounds
+// alternate between the blocks) reads L2.
 template <int Threads, class Key>
 __device__ __forceinline__ void prefetch_share_to_l2(const Key* keys, long long length, unsigned part, unsigned parts) {
   constexpr int warps = Threads / 32;
