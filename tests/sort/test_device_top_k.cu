@@ -354,6 +354,41 @@ TEST(TopKRows, SegmentsThatFillTheGpuRunABlockEach) {
   }
 }
 
+// Rows whose best key is repeated t times at random positions, t on both sides of k and of the
+// count the batched kernel ranks by index in one step (256): the lowest positions win. Rows long
+// enough for the sample's shortcut and rows without it.
+TEST(TopKRows, TiedBestKeysAreWonByTheLowestPositions) {
+  if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) GTEST_SKIP() << reason;
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::int64_t ties[] = {1, 49, 50, 51, 128, 255, 256, 257, 1000};
+  const auto rows = static_cast<std::int64_t>(std::size(ties));
+  for (std::int64_t length : {std::int64_t{3001}, max_test_items(20000)}) {
+    for (top_k_select which : {top_k_select::largest, top_k_select::smallest}) {
+      const float best = which == top_k_select::largest ? 2.0f : -2.0f;
+      std::vector<__nv_bfloat16> host(static_cast<std::size_t>(rows * length));
+      for (std::size_t i = 0; i < host.size(); ++i)
+        host[i] = __float2bfloat16(random_value<float>(seed, i, -1.0f, 1.0f));
+      std::vector<std::int64_t> begins, ends;
+      for (std::int64_t r = 0; r < rows; ++r) {
+        begins.push_back(r * length);
+        ends.push_back((r + 1) * length);
+        for (std::int64_t t = 0; t < std::min(ties[r], length); ++t) {
+          const auto at = static_cast<std::int64_t>(mix64(seed ^ static_cast<std::uint64_t>(r * 7919 + t)) %
+                                                    static_cast<std::uint64_t>(length));
+          host[static_cast<std::size_t>(r * length + at)] = __float2bfloat16(best);
+        }
+      }
+      for (std::int64_t k : {std::int64_t{1}, std::int64_t{50}, std::int64_t{300}})
+        for (top_k_output output : {top_k_output::sorted, top_k_output::unsorted}) {
+          SCOPED_TRACE(case_name(length, k, distribution::uniform, which, output));
+          check_batched(host, begins, ends, k, which, output);
+          if (HasFatalFailure()) return;
+        }
+    }
+  }
+}
+
 TEST(TopKApi, BatchedBadArgumentsAreRefused) {
   if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) GTEST_SKIP() << reason;
   const device_buffer<float> keys(std::vector<float>(10, 1.0f));

@@ -59,23 +59,32 @@ struct batched_top_k_output {
   bool sorted;
 };
 
-// split_candidate for a segment: winners to the segment's row of the output (or to shared memory
-// to be ranked, when sorted), kept candidates to the pass's shared buffer.
+// A winner of the segment to its row of the output, or to shared memory to be ranked when sorted.
+// Every lane of the warp calls it.
+template <class Key, class ValueIn, class Value>
+__device__ __forceinline__ void emit_segment_winner(batched_top_k_storage<Key>& st,
+                                                    const batched_top_k_output<Key, ValueIn, Value>& out,
+                                                    long long segment, long long begin, bool wins, const Key& key,
+                                                    unsigned index) {
+  const unsigned slot = claim_warp_slot(wins, &st.emitted);
+  if (wins && out.sorted) {
+    st.winners.keys[slot] = key;
+    st.winners.indices[slot] = index;
+  } else if (wins) {
+    const long long at = segment * out.k + slot;
+    out.keys_out[at] = key;
+    if (out.values_out != nullptr) out.values_out[at] = out.values_in[begin + index];
+  }
+}
+
+// split_candidate for a segment: winners emitted, kept candidates to the pass's shared buffer.
 template <bool Largest, class Key, class ValueIn, class Value>
 __device__ __forceinline__ void split_segment_candidate(batched_top_k_storage<Key>& st, const top_k_pass& pass,
                                                         const batched_top_k_output<Key, ValueIn, Value>& out,
                                                         long long segment, long long begin, bool valid, const Key& key,
                                                         unsigned index) {
   const bool keep = split_candidate<Largest>(pass, valid, key, index, st.counts, [&](bool wins) {
-    const unsigned slot = claim_warp_slot(wins, &st.emitted);
-    if (wins && out.sorted) {
-      st.winners.keys[slot] = key;
-      st.winners.indices[slot] = index;
-    } else if (wins) {
-      const long long at = segment * out.k + slot;
-      out.keys_out[at] = key;
-      if (out.values_out != nullptr) out.values_out[at] = out.values_in[begin + index];
-    }
+    emit_segment_winner(st, out, segment, begin, wins, key, index);
   });
   if (pass.destination == top_k_from_input) return;
   const unsigned kept_slot = claim_warp_slot(keep, &st.kept);
@@ -199,6 +208,36 @@ __device__ void choose_segment_digit(batched_top_k_storage<Key>& st, int key_bit
       });
 }
 
+// Tied candidates this many or fewer are ranked by index in one step (take_lowest_indices).
+inline constexpr int batched_top_k_ranked_ties = 256;
+
+// Whether the candidates `pass` kept differ only in their index (every key digit fixed) and are
+// few enough to rank at once, where a pass per index digit would follow (bf16 logits tie often).
+// Reads the kept count: after the split's barrier.
+template <class Key>
+__device__ __forceinline__ bool ties_ranked_at_once(const batched_top_k_storage<Key>& st, const top_k_pass& pass) {
+  return pass.next.field == top_k_field::index && pass.destination != top_k_from_input &&
+         st.kept <= static_cast<unsigned>(batched_top_k_ranked_ties);
+}
+
+// The need lowest indices among the tied candidates `pass` kept win: each one's rank is the number
+// of indices below its own (indices are distinct).
+template <class Key, class ValueIn, class Value>
+__device__ void take_lowest_indices(batched_top_k_storage<Key>& st, const top_k_pass& pass,
+                                    const batched_top_k_output<Key, ValueIn, Value>& out, long long segment,
+                                    long long begin) {
+  static_assert(batched_top_k_ranked_ties <= batched_top_k_threads, "a thread a tied candidate");
+  const unsigned count = st.kept;
+  const unsigned* indices = st.candidate_indices[pass.destination];
+  const bool valid = threadIdx.x < count;
+  const unsigned index = valid ? indices[threadIdx.x] : 0u;
+  unsigned below = 0;
+  if (valid)
+    for (unsigned j = 0; j < count; ++j) below += indices[j] < index ? 1u : 0u;
+  emit_segment_winner(st, out, segment, begin, valid && below < st.need,
+                      valid ? st.candidate_keys[pass.destination][threadIdx.x] : Key{}, index);
+}
+
 // The winners in (select bits, index) order: each one's rank is the number of winners before it.
 template <bool Largest, class Key, class ValueIn, class Value>
 __device__ void write_sorted_winners(const batched_top_k_storage<Key>& st, unsigned count,
@@ -254,6 +293,11 @@ __global__ void __launch_bounds__(batched_top_k_threads)
     split_segment<Largest>(st, pass, keys, out, segment, begin, length);
     __syncthreads();
     if (pass.take_all) break;
+    if (ties_ranked_at_once(st, pass)) {
+      take_lowest_indices(st, pass, out, segment, begin);
+      __syncthreads();
+      break;
+    }
     choose_segment_digit(st, key_bits, index_bits);
     __syncthreads();
   }
