@@ -2,7 +2,8 @@
 // DeviceSegmentedSort::SortPairs/SortKeys (cub_segmented_sort) and DeviceSegmentedRadixSort
 // (cub_segmented_radix_sort) on the same data: 10^6 segments of random lengths averaging 32 and
 // 1000 items, 100 segments of 10^6; and rows (2^20 x 32, 1000 x 1000 i32 keys with int64 values,
-// the width of torch.sort(dim=-1)'s indices; torch's rows come from bench/torch_segsort.py).
+// the width of torch.sort(dim=-1)'s indices; Upsweep sorts them with its rows form; torch's rows come
+// from bench/torch_bench.py).
 // Row n is the item count. Each row's last result is checked: every segment in order, and the
 // keys' sum kept.
 #include "bench_support.cuh"
@@ -86,7 +87,9 @@ void check_segments_sorted(const Key* d_in, const Key* d_out, const int* d_offse
 
 enum class rival { upsweep, cub_segmented_sort, cub_segmented_radix_sort };
 
-// One row: keys (and values when Value is not void) sorted per segment by `who`.
+// One row: keys (and values when Value is not void) sorted per segment by `who`. Rows of one
+// width (`random` false) go through Upsweep's rows form, as a [rows, width] tensor would; CUB's
+// sorts take the same offsets array either way.
 template <class Key, class Value>
 void segmented_row(benchmark::State& state, rival who, std::int64_t segments, std::int64_t mean, bool random) {
   constexpr bool pairs = !std::is_void_v<Value>;
@@ -107,6 +110,9 @@ void segmented_row(benchmark::State& state, rival who, std::int64_t segments, st
     const auto call = [&](void* temp, std::size_t& temp_bytes, cudaStream_t s) -> cudaError_t {
       const int ni = static_cast<int>(n), si = static_cast<int>(segments);
       if constexpr (pairs) {
+        if (who == rival::upsweep && !random)
+          return upsweep::sort_rows_pairs(temp, temp_bytes, keys.ptr, keys_out.ptr, values.ptr, values_out.ptr,
+                                          segments, mean, upsweep::sort_order::ascending, s);
         if (who == rival::upsweep)
           return upsweep::segmented_sort_pairs(temp, temp_bytes, keys.ptr, keys_out.ptr, values.ptr, values_out.ptr, n,
                                                segments, begins, ends, 0, key_bits_v<Key>, s);
@@ -117,6 +123,9 @@ void segmented_row(benchmark::State& state, rival who, std::int64_t segments, st
                                                         values_out.ptr, ni, si, begins, ends, 0,
                                                         static_cast<int>(sizeof(Key) * 8), s);
       } else {
+        if (who == rival::upsweep && !random)
+          return upsweep::sort_rows_keys(temp, temp_bytes, keys.ptr, keys_out.ptr, segments, mean,
+                                         upsweep::sort_order::ascending, s);
         if (who == rival::upsweep)
           return upsweep::segmented_sort_keys(temp, temp_bytes, keys.ptr, keys_out.ptr, n, segments, begins, ends, 0,
                                               key_bits_v<Key>, s);

@@ -156,6 +156,39 @@ TEST_F(SegmentedSortCases, EveryTierOnceOnASmallInput) {
   }
 }
 
+// The tile tiers' paths (segmented_sort_tile.cuh) on segments of 1000 and 4000 keys: random keys
+// (buckets of a few keys, then compares), keys that differ only in their low 6 bits (one digit
+// holds every difference), one repeated key beside random ones (a bucket over the limit: digit
+// by digit), 64 random values (buckets of equal keys within the limit), and every key equal.
+TEST_F(SegmentedSortCases, TileTiersTakeEachPathOfTheirTopDigit) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const segment_layout layout = contiguous_layout({1000, 4000, 1000, 4000, 1000, 4000, 1000, 4000, 1000, 4000});
+  const auto n = static_cast<std::size_t>(layout.num_items);
+  std::vector<std::uint32_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = mix64(seed ^ i);
+    const std::size_t segment = i < 5000 ? 0 : i < 10000 ? 1 : i < 15000 ? 2 : i < 20000 ? 3 : 4;
+    switch (segment) {
+      case 0: keys[i] = static_cast<std::uint32_t>(r); break;
+      case 1: keys[i] = 0xabc00000u | static_cast<std::uint32_t>(r & 63); break;
+      case 2: keys[i] = r % 4 == 0 ? 0x12345678u : static_cast<std::uint32_t>(r >> 32); break;
+      case 3: keys[i] = static_cast<std::uint32_t>(mix64(seed ^ (r % 64))); break;
+      default: keys[i] = 0x5a5a5a5au; break;
+    }
+  }
+  for (const bool descending : {false, true}) {
+    for (const bool pairs : {true, false}) {
+      segmented_options opt;
+      opt.descending = descending;
+      opt.pairs = pairs;
+      SCOPED_TRACE(segmented_case_name(opt, layout));
+      expect_segmented_sort(keys, layout, opt);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 template <int Bytes>
 struct value_of_bytes {
   unsigned char bytes[Bytes];

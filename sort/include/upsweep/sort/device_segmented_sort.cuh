@@ -15,10 +15,13 @@
 //    ordered bits, values of 1 to 16 bytes). Keys are plain radix keys (no decomposer).
 //  - in place: d_keys_out == d_keys_in (and d_values_out == d_values_in) is allowed.
 //  - how: segments of up to 128 items are sorted by one warp each (every item's place counted
-//    against the others in shared memory), up to 1024 and 4096 items by one block each in shared
-//    memory, larger ones by one block each in 8-bit LSD passes over the segment. A few segments
-//    of many millions of items use only as many SMs as there are segments: sort_keys sorts a
-//    single one faster.
+//    against the others in shared memory); up to 1024 and 4096 items by one block each in shared
+//    memory, ranked by the highest 8-bit digit in which the segment's keys differ and then placed
+//    by compares within each digit's bucket (digit by digit instead when a bucket holds more than
+//    eight times a random tile's mean, or when values are not 4, 8 or 16 bytes aligned to 4);
+//    larger ones by one block each in 8-bit LSD passes over the segment. A few segments of many
+//    millions of items use only as many SMs as there are segments: sort_keys sorts a single one
+//    faster.
 //  - temporary storage: 12 bytes per segment and an alternate buffer of num_items keys (and
 //    values); the size query reads no offsets.
 //  - errors, before anything is enqueued: negative sizes, more than 2^31 - 1 segments, a bad bit

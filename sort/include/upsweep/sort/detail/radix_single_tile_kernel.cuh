@@ -3,6 +3,7 @@
 #pragma once
 
 #include <upsweep/sort/detail/radix_histogram_kernels.cuh>
+#include <upsweep/sort/detail/radix_pass_kernel.cuh>
 #include <upsweep/sort/detail/radix_pass_storage.cuh>
 #include <upsweep/sort/detail/radix_rank.cuh>
 #include <upsweep/util/chained_launch.cuh>
@@ -33,20 +34,17 @@ __device__ __forceinline__ void store_striped(T* d_out, int valid, const T (&ite
   }
 }
 
-// The whole sort of `valid` items (at most a tile) by the calling block; the segmented sort runs
-// it once per segment. Shared memory is free again when it returns (each digit ends on a barrier).
+// Every digit of [begin_bit, end_bit) over the block's striped keys and values in registers, which
+// end in sorted striped order. s.zero must hold 0 by the first barrier. Shared memory is free
+// again when it returns (each digit ends on a barrier).
 template <class Policy, bool Descending, class Key, class Value, class Codec, class Storage>
-__device__ __forceinline__ void sort_tile_in_block(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
-                                                   Value* d_values_out, int valid, int begin_bit, int end_bit,
-                                                   const Codec& codec, Storage& s) {
+__device__ __forceinline__ void sort_striped_tile(Key (&keys)[Policy::items_per_thread],
+                                                  Value (&values)[has_values_v<Value> ? Policy::items_per_thread : 1],
+                                                  int valid, int begin_bit, int end_bit, const Codec& codec,
+                                                  Storage& s) {
   constexpr int ipt = Policy::items_per_thread;
   constexpr bool has_values = has_values_v<Value>;
-  Key keys[ipt];
-  Value values[has_values ? ipt : 1];
   unsigned places[ipt];
-  load_striped<false>(d_keys_in, valid, keys);
-  if constexpr (has_values) load_striped<false>(d_values_in, valid, values);
-  if (threadIdx.x == 0) s.zero = 0;  // read after the first pass's first barrier
   for (int bit = begin_bit; bit < end_bit; bit += radix_bits) {
     const pass_digits<Descending, false, ipt, Codec> digit_of{codec, bit, pass_digit_bits(bit, end_bit), valid};
     rank_within_warp<Policy>(keys, digit_of, places, s);
@@ -66,6 +64,21 @@ __device__ __forceinline__ void sort_tile_in_block(const Key* d_keys_in, Key* d_
     }
     __syncthreads();  // the next digit reuses the counters and the exchange
   }
+}
+
+// The whole sort of `valid` items (at most a tile) by the calling block.
+template <class Policy, bool Descending, class Key, class Value, class Codec, class Storage>
+__device__ __forceinline__ void sort_tile_in_block(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
+                                                   Value* d_values_out, int valid, int begin_bit, int end_bit,
+                                                   const Codec& codec, Storage& s) {
+  constexpr int ipt = Policy::items_per_thread;
+  constexpr bool has_values = has_values_v<Value>;
+  Key keys[ipt];
+  Value values[has_values ? ipt : 1];
+  load_striped<false>(d_keys_in, valid, keys);
+  if constexpr (has_values) load_striped<false>(d_values_in, valid, values);
+  if (threadIdx.x == 0) s.zero = 0;  // read after the first digit's first barrier
+  sort_striped_tile<Policy, Descending>(keys, values, valid, begin_bit, end_bit, codec, s);
   store_striped(d_keys_out, valid, keys);
   if constexpr (has_values) store_striped(d_values_out, valid, values);
 }

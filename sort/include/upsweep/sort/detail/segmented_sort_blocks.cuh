@@ -1,9 +1,10 @@
 // Segmented sort, the block kernels: segments of one tile are sorted by one block in shared
-// memory (the radix sort's one-tile sort); larger ones by one block each in LSD digit passes over
-// the segment, tile by tile, each digit's running place kept in shared memory instead of a
-// look-back across blocks.
+// memory (by their top digit, segmented_sort_tile.cuh); larger ones by one block each in LSD digit
+// passes over the segment, tile by tile, each digit's running place kept in shared memory instead
+// of a look-back across blocks.
 #pragma once
 
+#include <upsweep/sort/detail/segmented_sort_tile.cuh>
 #include <upsweep/sort/detail/segmented_sort_warp.cuh>
 
 namespace upsweep::detail {
@@ -40,18 +41,18 @@ __device__ __forceinline__ void for_each_block_segment(const Segments& segments,
   }
 }
 
-// Each segment sorted as one tile.
+// Each segment sorted as one tile (segmented_sort_tile.cuh).
 template <class Policy, bool Descending, class Key, class Value, class BeginOffsets, class EndOffsets, class Segments>
 __global__ void __launch_bounds__(Policy::block_threads)
     segmented_tile_sort_kernel(segmented_io<Key, Value> io, BeginOffsets begin_offsets, EndOffsets end_offsets,
                                Segments segments, int begin_bit, int end_bit) {
-  auto& s = dynamic_storage<radix_pass_storage<Policy, Key, Value>>();
+  auto& s = dynamic_storage<segment_tile_storage<Policy, Key, Value>>();
   wait_for_previous_grid();
   let_next_grid_launch();
   for_each_block_segment(segments, begin_offsets, end_offsets, [&](long long first, long long size) {
-    sort_tile_in_block<Policy, Descending>(io.keys_in + first, io.keys_out + first, at_offset(io.values_in, first),
-                                           at_offset(io.values_out, first), static_cast<int>(size), begin_bit,
-                                           end_bit, radix_key_codec<Key>{}, s);
+    sort_segment_tile<Policy, Descending>(io.keys_in + first, io.keys_out + first, at_offset(io.values_in, first),
+                                          at_offset(io.values_out, first), static_cast<int>(size), begin_bit, end_bit,
+                                          s);
   });
 }
 
