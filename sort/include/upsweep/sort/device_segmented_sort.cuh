@@ -18,7 +18,8 @@
 //    against the others in shared memory); up to 1024 and 4096 items by one block each in shared
 //    memory, ranked by the highest 8-bit digit in which the segment's keys differ and then placed
 //    by compares within each digit's bucket (digit by digit instead when a bucket holds more than
-//    eight times a random tile's mean, or when values are not 4, 8 or 16 bytes aligned to 4);
+//    eight times a random tile's mean or 48 keys for each digit below the top one, or when values
+//    are not 4, 8 or 16 bytes aligned to 4);
 //    larger ones by one block each in 8-bit LSD passes over the segment. A few segments of many
 //    millions of items use only as many SMs as there are segments: sort_keys sorts a single one
 //    faster.
