@@ -159,7 +159,8 @@ TEST_F(SegmentedSortCases, EveryTierOnceOnASmallInput) {
 // The tile tiers' paths (segmented_sort_tile.cuh) on segments of 1000 and 4000 keys: random keys
 // (buckets of a few keys, then compares), keys that differ only in their low 6 bits (one digit
 // holds every difference), one repeated key beside random ones (a bucket over the limit: digit
-// by digit), 64 random values (buckets of equal keys within the limit), and every key equal.
+// by digit), 64 values with top bits of their own (a bucket of equal keys each, within the
+// limit), and every key equal.
 TEST_F(SegmentedSortCases, TileTiersTakeEachPathOfTheirTopDigit) {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -173,7 +174,11 @@ TEST_F(SegmentedSortCases, TileTiersTakeEachPathOfTheirTopDigit) {
       case 0: keys[i] = static_cast<std::uint32_t>(r); break;
       case 1: keys[i] = 0xabc00000u | static_cast<std::uint32_t>(r & 63); break;
       case 2: keys[i] = r % 4 == 0 ? 0x12345678u : static_cast<std::uint32_t>(r >> 32); break;
-      case 3: keys[i] = static_cast<std::uint32_t>(mix64(seed ^ (r % 64))); break;
+      case 3: {
+        const std::uint64_t v = r % 64;
+        keys[i] = static_cast<std::uint32_t>(v << 26 | (mix64(seed ^ v) & 0x3ffffffu));
+        break;
+      }
       default: keys[i] = 0x5a5a5a5au; break;
     }
   }

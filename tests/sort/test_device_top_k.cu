@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -369,15 +371,14 @@ TEST(TopKRows, TiedBestKeysAreWonByTheLowestPositions) {
       std::vector<__nv_bfloat16> host(static_cast<std::size_t>(rows * length));
       for (std::size_t i = 0; i < host.size(); ++i)
         host[i] = __float2bfloat16(random_value<float>(seed, i, -1.0f, 1.0f));
-      std::vector<std::int64_t> begins, ends;
+      std::vector<std::int64_t> begins, ends, positions(static_cast<std::size_t>(length));
       for (std::int64_t r = 0; r < rows; ++r) {
         begins.push_back(r * length);
         ends.push_back((r + 1) * length);
-        for (std::int64_t t = 0; t < std::min(ties[r], length); ++t) {
-          const auto at = static_cast<std::int64_t>(mix64(seed ^ static_cast<std::uint64_t>(r * 7919 + t)) %
-                                                    static_cast<std::uint64_t>(length));
-          host[static_cast<std::size_t>(r * length + at)] = __float2bfloat16(best);
-        }
+        std::iota(positions.begin(), positions.end(), std::int64_t{0});  // distinct tied positions
+        std::shuffle(positions.begin(), positions.end(), std::mt19937_64(seed ^ static_cast<std::uint64_t>(r)));
+        for (std::int64_t t = 0; t < std::min(ties[r], length); ++t)
+          host[static_cast<std::size_t>(r * length + positions[static_cast<std::size_t>(t)])] = __float2bfloat16(best);
       }
       for (std::int64_t k : {std::int64_t{1}, std::int64_t{50}, std::int64_t{300}})
         for (top_k_output output : {top_k_output::sorted, top_k_output::unsorted}) {

@@ -12,8 +12,8 @@
 namespace upsweep::detail {
 
 // The most keys a bucket may hold: a key compares with each of its bucket's others, where the
-// digit passes would rank it once a digit below the top one. Eight times a random tile's mean
-// bucket, and at most 48 compares for each digit it replaces.
+// digit passes would rank it once a digit of the window. Eight times a random tile's mean bucket,
+// and at most 48 compares for each of the window's digits past the first.
 template <class Policy>
 __device__ __forceinline__ unsigned top_digit_bucket_limit(int begin_bit, int end_bit) {
   const int digits_below = (end_bit - begin_bit + radix_bits - 1) / radix_bits - 1;
@@ -126,7 +126,8 @@ __device__ __forceinline__ void store_striped_tile(Key* d_keys_out, Value* d_val
 }
 
 // The sort of `valid` keys (at most a tile) and their values by the calling block. Everything is
-// read before anything is written, so in place is fine. Shared memory is free again on return.
+// read before anything is written, so in place is fine. The last reads of shared memory are not
+// followed by a barrier: the next segment's first barrier comes before any write they could see.
 template <class Policy, bool Descending, class Key, class Value, class Storage>
 __device__ __forceinline__ void sort_tile_by_top_digit(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
                                                        Value* d_values_out, int valid, int begin_bit, int end_bit,
