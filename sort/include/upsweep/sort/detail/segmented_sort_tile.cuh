@@ -111,7 +111,12 @@ template <class Word>
 __device__ __forceinline__ unsigned place_in_bucket(const Word* words, unsigned first, unsigned end,
                                                     unsigned digit_place, Word word) {
   unsigned place = first;
+  // A bucket holds a few keys: nvcc's unrolled forms of these loops (by 4 and 8, with their
+  // remainders) cost more than the compares (H200: 1000 rows of 1000 pairs 0.0207 -> 0.0199 ms,
+  // 10^4 segments of average 1000 u32 keys 0.327 -> 0.294).
+#pragma unroll 1
   for (unsigned j = first; j < digit_place; ++j) place += words[j] <= word ? 1u : 0u;
+#pragma unroll 1
   for (unsigned j = digit_place + 1; j < end; ++j) place += words[j] < word ? 1u : 0u;
   return place;
 }
