@@ -258,18 +258,18 @@ __device__ __forceinline__ void sort_head_in_warp(const segmented_io<Key, Value>
     sort_segment_in_warp<4, Descending>(io, head, window, staged);
 }
 
-// Blocks of the warp kernel kept on an SM at once, for 32-bit keys (the sizes measured). Left free,
-// nvcc gave the two heads' kernel 60 to 79 registers; bounded, keys alone take 48 (5 blocks, a
-// few bytes of spills), with 4-byte values 64, with 8-byte values 80. 10^6 segments
-// of average 32 u32 pairs, H200: 0.305 ms bounded, 0.386 free. 64-bit keys keep nvcc's choice:
-// at 64 registers keys alone spilled up to 56 bytes, and 16-byte pairs at 80 up to 144.
+// Blocks of the warp kernel kept on an SM at once, where measured: 32-bit keys alone or with
+// 4- or 8-byte word values. Left free, nvcc gave the two heads' kernel 60 to 79 registers; bounded,
+// keys alone take 48 (5 blocks, a few bytes of spills), with 4-byte values 64, with 8-byte values
+// 80. 10^6 segments of average 32 u32 pairs, H200: 0.305 ms bounded, 0.386 free. Other keys and
+// values keep nvcc's choice: bounded alike, 64-bit keys, 8- and 16-bit keys and odd-sized values
+// spilled up to 1.4 KB (ptxas, sm_90).
 template <class Key, class Value>
-inline constexpr int warp_sort_item_bytes = static_cast<int>(sizeof(Key) + (has_values_v<Value> ? sizeof(Value) : 0));
-template <class Key, class Value>
-inline constexpr int warp_sort_min_blocks = sizeof(Key) > 4 || warp_sort_item_bytes<Key, Value> > 12 ? 1
-                                            : warp_sort_item_bytes<Key, Value> <= 4                   ? 5
-                                            : warp_sort_item_bytes<Key, Value> <= 8                   ? 4
-                                                                                                     : 3;
+inline constexpr int warp_sort_min_blocks = sizeof(Key) != 4                              ? 1
+                                            : !has_values_v<Value>                          ? 5
+                                            : sizeof(Value) == 4 && alignof(Value) == 4     ? 4
+                                            : sizeof(Value) == 8 && alignof(Value) == 8     ? 3
+                                                                                            : 1;
 
 // Warps take 32 consecutive segments at a time, a lane each: the lane reads its offsets, copies a
 // one-item segment, lists a large one; then the warp sorts the group's small ones in turn, each
