@@ -1,9 +1,11 @@
 // Segmented sort, first kernel: every segment is read once here. Segments of up to
 // segment_warp_items items are sorted on the spot, one warp each; larger ones are appended to the
-// list of the block kernel that takes their size (segmented_sort_blocks.cuh).
+// list of the block kernel that takes their size (segmented_sort_blocks.cuh). Integer keys alone
+// over their whole width go through a sorting network instead (segmented_sort_network.cuh).
 #pragma once
 
 #include <upsweep/sort/detail/radix_sort_kernels.cuh>
+#include <upsweep/sort/detail/segmented_sort_network.cuh>
 #include <upsweep/sort/radix_traits.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/chained_launch.cuh>
@@ -147,8 +149,10 @@ struct warp_window {
   using word_t = warp_word_t<Key>;
   int shift;
   word_t mask;
+  bool whole_key;  // the window is every bit of the key
   __device__ warp_window(int begin_bit, int end_bit) {
     const int width = end_bit - begin_bit;
+    whole_key = begin_bit == 0 && end_bit == radix_traits<Key>::key_bits;
     shift = width > 0 ? begin_bit : 0;  // an empty window may start at the key's width
     mask = width >= static_cast<int>(8 * sizeof(word_t)) ? ~word_t{0} : (word_t{1} << width) - 1;
   }
@@ -250,6 +254,18 @@ __device__ __forceinline__ void sort_head_in_warp(const segmented_io<Key, Value>
                                                   const warp_segment_head<Key, Value>& head,
                                                   const warp_window<Descending, Key>& window,
                                                   warp_word_t<Key>* staged) {
+  if constexpr (network_sortable_v<Key, Value>) {
+    if (window.whole_key) {  // 10^6 segments of 0..64 u32 keys, H200: 0.302 -> 0.231 ms
+      using word_t = warp_word_t<Key>;
+      if (head.size <= warp_threads)
+        sort_segment_by_network<1, Descending, word_t>(io.keys_out, io.keys_in, head);
+      else if (head.size <= 2 * warp_threads)
+        sort_segment_by_network<2, Descending, word_t>(io.keys_out, io.keys_in, head);
+      else
+        sort_segment_by_network<4, Descending, word_t>(io.keys_out, io.keys_in, head);
+      return;
+    }
+  }
   if (head.size <= warp_threads)
     sort_segment_in_warp<1, Descending>(io, head, window, staged);
   else if (head.size <= 2 * warp_threads)
