@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the GPU check's binaries on this (GPU-less) machine with the same nvcc, for sm_90, and
 # packs them into .prebuilt*/ (git-ignored), which the device tool carries to the GPU machine.
-# Device time is scarce; this spends none of it on compiling. Host debug symbols are stripped
+# Device time is scarce; this spends none of it on compiling. The gpu preset emits sm_90 SASS only
+# (no PTX: it was 47 MB of the tests bundle's 107, 2026-11-28). Host debug symbols are stripped
 # (device code keeps its -lineinfo for compute-sanitizer reports). The device tool carries at most
 # 64 MiB with the working tree, so the bundles follow the tiers of tools/gpu-check.sh:
 #   tools/prebuild.sh --split  everything, in three bundles, each carried by the calls that need it:
