@@ -49,6 +49,14 @@ void expect_round_trip(Key key) {
   using traits = radix_traits<Key>;
   const auto bits = traits::to_bits(key);
   EXPECT_EQ(bits, traits::to_bits(traits::from_ordered(traits::to_ordered(key)))) << "bits " << +bits;
+  // from_sort_bits inverts to_sort_bits both ways, also from a wider word (as the segmented sort's
+  // 32-bit words hold 8- and 16-bit keys).
+  EXPECT_EQ(bits, traits::to_bits(traits::template from_sort_bits<false>(traits::template to_sort_bits<false>(key))));
+  EXPECT_EQ(bits, traits::to_bits(traits::template from_sort_bits<true>(traits::template to_sort_bits<true>(key))));
+  if constexpr (sizeof(key) < 8) {
+    const auto wide = static_cast<std::uint64_t>(traits::template to_sort_bits<true>(key));
+    EXPECT_EQ(bits, traits::to_bits(traits::template from_sort_bits<true>(wide))) << "bits " << +bits;
+  }
 }
 
 template <class Int>

@@ -113,6 +113,13 @@ struct radix_traits {
     const bits_t ordered = to_ordered(key);
     return Descending ? static_cast<bits_t>(~ordered) : ordered;
   }
+
+  // Inverse of to_sort_bits (from the low key_bits of `bits`); -0.0 comes back as +0.0.
+  template <bool Descending, class Bits>
+  __host__ __device__ static Key from_sort_bits(Bits bits) {
+    const auto ordered = static_cast<bits_t>(Descending ? ~bits : bits);
+    return from_ordered(ordered);
+  }
 };
 
 // Bits [bit, bit + num_bits) of `bits`, as a digit in [0, 2^num_bits); num_bits in [1, 32].

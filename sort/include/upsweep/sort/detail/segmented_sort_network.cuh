@@ -72,14 +72,6 @@ __device__ __forceinline__ void bitonic_sort_warp(Word (&w)[IPT], int width) {
   bitonic_merges<IPT, 2>(w, static_cast<int>(lane_id()), width);
 }
 
-// The key whose sort bits (to_sort_bits) are `bits`.
-template <bool Descending, class Key, class Word>
-__device__ __forceinline__ Key key_of_sort_bits(Word bits) {
-  using traits = radix_traits<Key>;
-  const auto ordered = static_cast<typename traits::bits_t>(Descending ? ~bits : bits);
-  return traits::from_ordered(ordered);
-}
-
 // One warp sorts a segment of 2 .. 32 x IPT keys by network, in words of Word (at least the
 // key's width). Item i of the segment is read into register i / 32 of lane i % 32 (the first two
 // from the head, already read); positions past the segment hold all-ones words, which sort last,
@@ -102,7 +94,7 @@ __device__ __forceinline__ void sort_segment_by_network(Key* d_keys_out, const K
   Key* const out = d_keys_out + head.first + lane * IPT;
 #pragma unroll
   for (int r = 0; r < IPT; ++r)
-    if (lane * IPT + r < head.size) out[r] = key_of_sort_bits<Descending, Key>(w[r]);
+    if (lane * IPT + r < head.size) out[r] = radix_traits<Key>::template from_sort_bits<Descending>(w[r]);
 }
 
 }  // namespace upsweep::detail

@@ -2,8 +2,10 @@
 // highest 8-bit digit of the window in which they differ (one ranking, as a pass ranks a tile),
 // then places each key within its digit's bucket by counting the bucket's keys that go before it.
 // Random keys leave a handful a bucket, so one ranking and a few compares a key replace a ranking
-// per digit (four for 32-bit keys). A tile whose largest bucket holds more than
-// top_digit_bucket_limit keys sorts digit by digit instead, from the same registers.
+// per digit (four for 32-bit keys). Keys of up to 32 bits are counted in digit order, so that a
+// warp's lanes share their buckets (store_by_buckets); wider ones each from its own slot
+// (place_in_bucket). A tile whose largest bucket holds more than top_digit_bucket_limit keys
+// sorts digit by digit instead, from the same registers.
 #pragma once
 
 #include <upsweep/sort/detail/radix_single_tile_kernel.cuh>
@@ -21,12 +23,24 @@ __device__ __forceinline__ unsigned top_digit_bucket_limit(int begin_bit, int en
   return min(by_tile, 48u * static_cast<unsigned>(digits_below));
 }
 
+// Windows of 32 bits go to their buckets as 64-bit words, the window above the key's place in
+// digit order: no two are equal, and their order is the stable sort's, so a key's place in its
+// bucket is the count of smaller words, read in one loop by the lanes of a few adjacent buckets.
+template <class Key>
+inline constexpr bool packs_digit_place_v = sizeof(warp_word_t<Key>) == 4;
+
+template <class Key>
+using bucket_word_t = cuda::std::conditional_t<packs_digit_place_v<Key>, unsigned long long, warp_word_t<Key>>;
+
+// Words past the tile's last (count_smaller_words reads up to three): above every packed word.
+inline constexpr int bucket_end_markers = 4;
+
 template <class Policy, class Key, class Value>
 struct top_digit_storage {
   using word_t = warp_word_t<Key>;
   static constexpr int warps = Policy::block_threads / warp_threads;
   radix_pass_storage<Policy, Key, Value> pass;  // the ranking; the sorted tile leaves through its exchanges
-  word_t words[Policy::tile_items];             // the windows in the digit's order
+  bucket_word_t<Key> words[Policy::tile_items + bucket_end_markers];  // in the digit's order
   unsigned bucket_first[radix_digits + 1];      // each digit's first place; the last: the tile's keys
   word_t warp_any[warps];
   word_t warp_all[warps];
@@ -121,6 +135,69 @@ __device__ __forceinline__ unsigned place_in_bucket(const Word* words, unsigned 
   return first + static_cast<unsigned>(before);
 }
 
+// The words of [first, end) below `mine`, four a step: past `end` lie larger digits' words or
+// the end markers, so reading on to a multiple of four counts nothing more.
+__device__ __forceinline__ unsigned count_smaller_words(const unsigned long long* first,
+                                                        const unsigned long long* end, unsigned long long mine) {
+  int count = 0;
+#pragma unroll 1
+  for (const unsigned long long* w = first; w < end; w += 4) {
+    count_if_before<false>(count, w[0], mine);
+    count_if_before<false>(count, w[1], mine);
+    count_if_before<false>(count, w[2], mine);
+    count_if_before<false>(count, w[3], mine);
+  }
+  return static_cast<unsigned>(count);
+}
+
+// The tile in digit order (places[i]: item i's place there) to its sorted places in global
+// memory, for 32-bit windows. Staged in digit order, the lanes of a warp take adjacent places,
+// so they loop over the words of the same few buckets, which shared memory broadcasts. Integer
+// keys sorted by every bit come back from their words; others are staged too, in the exchange,
+// once the counters that share its bytes are read (a barrier more). Values have their own
+// staging here (sorts_by_top_digit_v).
+template <class Policy, bool Descending, class Key, class Value, class Storage>
+__device__ __forceinline__ void store_by_buckets(const Key (&keys)[Policy::items_per_thread],
+                                                 const Value (&values)[has_values_v<Value> ? Policy::items_per_thread
+                                                                                           : 1],
+                                                 const unsigned (&places)[Policy::items_per_thread], Key* d_keys_out,
+                                                 Value* d_values_out, int valid, int begin_bit, int end_bit,
+                                                 int digit_shift, Storage& s) {
+  constexpr int ipt = Policy::items_per_thread;
+  using traits = radix_traits<Key>;
+  const bool keys_from_words =
+      traits::kind != key_kind::floating_point && begin_bit == 0 && end_bit == traits::key_bits;
+  Key* staged_keys = reinterpret_cast<Key*>(s.pass.exchange);
+  Value* staged_values = reinterpret_cast<Value*>(value_staging(s.pass));
+#pragma unroll
+  for (int i = 0; i < ipt; ++i) {
+    if (striped_slot<ipt>(i) >= valid) continue;
+    const auto window = static_cast<unsigned>(radix_window<Descending>(keys[i], begin_bit, end_bit));
+    s.words[places[i]] = static_cast<unsigned long long>(window) << 32 | places[i];
+    if constexpr (has_values_v<Value>) staged_values[places[i]] = values[i];
+  }
+  if (threadIdx.x < bucket_end_markers) s.words[valid + threadIdx.x] = ~0ull;
+  if (!keys_from_words) {
+    __syncthreads();  // the counters are read, and the exchange is free
+#pragma unroll
+    for (int i = 0; i < ipt; ++i)
+      if (striped_slot<ipt>(i) < valid) staged_keys[places[i]] = keys[i];
+  }
+  __syncthreads();  // the tile and its words are in digit order
+#pragma unroll
+  for (int i = 0; i < ipt; ++i) {
+    const int at = striped_slot<ipt>(i);
+    if (at >= valid) continue;
+    const unsigned long long mine = s.words[at];
+    const unsigned digit = static_cast<unsigned>(mine >> (32 + digit_shift)) & (radix_digits - 1);
+    const unsigned first = s.bucket_first[digit];
+    const unsigned place = first + count_smaller_words(s.words + first, s.words + s.bucket_first[digit + 1], mine);
+    d_keys_out[place] =
+        keys_from_words ? traits::template from_sort_bits<Descending>(static_cast<unsigned>(mine >> 32)) : staged_keys[at];
+    if constexpr (has_values_v<Value>) d_values_out[place] = staged_values[at];
+  }
+}
+
 template <class Policy, class Key, class Value>
 __device__ __forceinline__ void store_striped_tile(Key* d_keys_out, Value* d_values_out, int valid,
                                                    const Key (&keys)[Policy::items_per_thread],
@@ -170,9 +247,18 @@ __device__ __forceinline__ void sort_tile_by_top_digit(const Key* d_keys_in, Key
     __syncthreads();  // every warp's first slots are in
   }
   rank_within_tile(keys, digit_of, places, s.pass);
+  if constexpr (packs_digit_place_v<Key>) {
+    if (in_buckets) {
+      store_by_buckets<Policy, Descending>(keys, values, places, d_keys_out, d_values_out, valid, begin_bit, end_bit,
+                                           bit - begin_bit, s);
+      return;
+    }
+  }
+  // Below, 32-bit windows are in buckets only when their digit covers the window.
+  constexpr bool words_in_buckets = !packs_digit_place_v<Key>;
 #pragma unroll
   for (int i = 0; i < ipt; ++i)
-    if (in_buckets && striped_slot<ipt>(i) < valid)
+    if (words_in_buckets && in_buckets && striped_slot<ipt>(i) < valid)
       s.words[places[i]] = static_cast<word_t>(radix_window<Descending>(keys[i], begin_bit, end_bit));
   __syncthreads();  // the words are in digit order; the counters are read, and the exchange is free
   Key* sorted_keys = reinterpret_cast<Key*>(s.pass.exchange);
@@ -182,10 +268,12 @@ __device__ __forceinline__ void sort_tile_by_top_digit(const Key* d_keys_in, Key
   for (int i = 0; i < ipt; ++i) {
     if (striped_slot<ipt>(i) >= valid) continue;
     unsigned place = places[i];
-    if (in_buckets) {
-      const unsigned digit = digit_again(keys[i], i);
-      place = place_in_bucket(s.words, s.bucket_first[digit], s.bucket_first[digit + 1], place,
-                              static_cast<word_t>(radix_window<Descending>(keys[i], begin_bit, end_bit)));
+    if constexpr (words_in_buckets) {
+      if (in_buckets) {
+        const unsigned digit = digit_again(keys[i], i);
+        place = place_in_bucket(s.words, s.bucket_first[digit], s.bucket_first[digit + 1], place,
+                                static_cast<word_t>(radix_window<Descending>(keys[i], begin_bit, end_bit)));
+      }
     }
     sorted_keys[place] = keys[i];
     if constexpr (has_values) sorted_values[place] = values[i];
