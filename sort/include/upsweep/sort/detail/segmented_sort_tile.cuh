@@ -23,9 +23,10 @@ __device__ __forceinline__ unsigned top_digit_bucket_limit(int begin_bit, int en
   return min(by_tile, 48u * static_cast<unsigned>(digits_below));
 }
 
-// Windows of 32 bits go to their buckets as 64-bit words, the window above the key's place in
-// digit order: no two are equal, and their order is the stable sort's, so a key's place in its
-// bucket is the count of smaller words, read in one loop by the lanes of a few adjacent buckets.
+// Keys of up to 32 bits (windows of 32 bits at most) go to their buckets as 64-bit words, the
+// window above the key's place in digit order: no two are equal, and their order is the stable
+// sort's, so a key's place in its bucket is the count of smaller words, read in one loop by the
+// lanes of a few adjacent buckets.
 template <class Key>
 inline constexpr bool packs_digit_place_v = sizeof(warp_word_t<Key>) == 4;
 
@@ -151,8 +152,8 @@ __device__ __forceinline__ unsigned count_smaller_words(const unsigned long long
 }
 
 // The tile in digit order (places[i]: item i's place there) to its sorted places in global
-// memory, for 32-bit windows. Staged in digit order, the lanes of a warp take adjacent places,
-// so they loop over the words of the same few buckets, which shared memory broadcasts. Integer
+// memory, for keys of up to 32 bits. Staged in digit order, the lanes of a warp take adjacent
+// places, so they loop over the words of the same few buckets, which shared memory broadcasts. Integer
 // keys sorted by every bit come back from their words; others are staged too, in the exchange,
 // once the counters that share its bytes are read (a barrier more). Values have their own
 // staging here (sorts_by_top_digit_v).
@@ -192,8 +193,8 @@ __device__ __forceinline__ void store_by_buckets(const Key (&keys)[Policy::items
     const unsigned digit = static_cast<unsigned>(mine >> (32 + digit_shift)) & (radix_digits - 1);
     const unsigned first = s.bucket_first[digit];
     const unsigned place = first + count_smaller_words(s.words + first, s.words + s.bucket_first[digit + 1], mine);
-    d_keys_out[place] =
-        keys_from_words ? traits::template from_sort_bits<Descending>(static_cast<unsigned>(mine >> 32)) : staged_keys[at];
+    const auto window = static_cast<unsigned>(mine >> 32);
+    d_keys_out[place] = keys_from_words ? traits::template from_sort_bits<Descending>(window) : staged_keys[at];
     if constexpr (has_values_v<Value>) d_values_out[place] = staged_values[at];
   }
 }
@@ -254,7 +255,7 @@ __device__ __forceinline__ void sort_tile_by_top_digit(const Key* d_keys_in, Key
       return;
     }
   }
-  // Below, 32-bit windows are in buckets only when their digit covers the window.
+  // Below, keys of up to 32 bits are in buckets only when their digit covers the window.
   constexpr bool words_in_buckets = !packs_digit_place_v<Key>;
 #pragma unroll
   for (int i = 0; i < ipt; ++i)
