@@ -270,20 +270,21 @@ void add_by_key_tune_rows(const std::string& op) {
   add_by_key_tune_row<i64, Op, by_key_shape<128, 8, 6, 600, direct>>(op, "128x8_min_blocks_6_direct");
 }
 
-template <int Threads, int ItemsPerThread, int MinBlocksPerSm, upsweep::tile_io Io = upsweep::tile_io::transpose>
+// non_trivial_runs on run-length encoding's reduce-ahead schedule, by tile shape and resident blocks.
+template <int Threads, int ItemsPerThread, int MinBlocksPerSm>
 void add_non_trivial_tune_row(const std::string& name) {
-  using policy =
-      upsweep::select_policy<Threads, ItemsPerThread, Io, upsweep::default_look_back_delay_ns, MinBlocksPerSm, 600>;
+  using policy = upsweep::select_policy<Threads, ItemsPerThread, upsweep::tile_io::transpose,
+                                        upsweep::default_look_back_delay_ns, MinBlocksPerSm, 1200,
+                                        upsweep::tile_schedule::reduce_ahead>;
   add_row("tune/non_trivial_runs_i32_run16/" + name, {100'000'000, 1'000'000'000}, 0.1, [](benchmark::State& state) {
     guarded(state, [&] { non_trivial_runs_row<std::int32_t, true, policy>(state, 625); });
   });
 }
 
 const bool registered = register_later([] {
-  constexpr auto direct = upsweep::tile_io::direct;
-  add_non_trivial_tune_row<256, 12, 3, direct>("256x12_min_blocks_3_direct");
-  add_non_trivial_tune_row<256, 8, 4, direct>("256x8_min_blocks_4_direct");
-  add_non_trivial_tune_row<128, 12, 6, direct>("128x12_min_blocks_6_direct");
+  add_non_trivial_tune_row<256, 16, 5>("256x16_min_blocks_5");
+  add_non_trivial_tune_row<256, 16, 4>("256x16_min_blocks_4");
+  add_non_trivial_tune_row<256, 12, 6>("256x12_min_blocks_6");
   add_by_key_tune_rows<group_op::reduce>("reduce_by_key");
   add_by_key_tune_rows<group_op::scan>("inclusive_scan_by_key");
   using i32 = std::int32_t;

@@ -69,12 +69,18 @@ void expect_every_shape_like_the_host(Eq eq) {
   SCOPED_TRACE(seed_trace(seed));
   constexpr std::int64_t tile = default_non_trivial_runs_policy<T>::tile_items;
   using small_tiles = select_policy<32, 2, tile_io::transpose, 0, 1>;
+  // Reduce-ahead (where the items allow it) on two resident blocks, so even small inputs take it.
+  using small_tiles_ahead = select_policy<32, 4, tile_io::transpose, 0, 1, 0, tile_schedule::reduce_ahead, 2>;
+  using two_blocks_ahead = select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose,
+                                         default_look_back_delay_ns, 1, 1200, tile_schedule::reduce_ahead, 2>;
   for (const std::int64_t n : by_key_sizes(tile)) {
     for (const run_shape shape : every_run_shape()) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(shape));
       const auto items = keys_of_shape<T>(n, shape, tile, seed + n);
       expect_long_runs_like_the_host<void, std::int64_t, std::int64_t>(items, eq);
       expect_long_runs_like_the_host<small_tiles, std::int32_t, std::uint32_t>(items, eq);
+      expect_long_runs_like_the_host<small_tiles_ahead, std::int64_t, std::int32_t>(items, eq);
+      expect_long_runs_like_the_host<two_blocks_ahead, std::uint64_t, std::int64_t>(items, eq);
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -148,6 +154,61 @@ TEST_F(NonTrivialRuns, RefusesBadArguments) {
             upsweep::non_trivial_runs(temp.data(), bytes, d_in, reinterpret_cast<std::int64_t*>(in.data()),
                                       lengths.data(), count.data(), 100));
   CUDA_OK(cudaDeviceSynchronize());
+}
+
+// Past 2^31 items (the general tile state), with one run longer than 2^31 (its length written by
+// the head that closes it, many tiles later) among random bytes, on Policy's schedule.
+template <class Policy>
+void expect_long_runs_past_2_to_31_items_like_a_host_pass() {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::int64_t n = (std::int64_t{1} << 31) + (std::int64_t{1} << 24);
+  const std::int64_t long_first = (std::int64_t{1} << 20) + 3, long_end = long_first + (std::int64_t{1} << 31) + 5;
+  device_buffer<std::uint8_t> in(n);
+  device_buffer<std::int64_t> offsets(n, guard_items), lengths(n, guard_items), count(1);
+  CUDA_OK(fill_random<std::uint8_t>(in.data(), n, seed, 0, 7));  // a run continues 1 time in 8
+  CUDA_OK(cudaMemset(in.data() + long_first, 9, static_cast<std::size_t>(long_end - long_first)));
+  poison(offsets);
+  poison(lengths);
+  std::size_t bytes = 0;
+  const auto* d_in = static_cast<const std::uint8_t*>(in.data());
+  CUDA_OK(upsweep::non_trivial_runs<Policy>(nullptr, bytes, d_in, offsets.data(), lengths.data(), count.data(), n));
+  device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+  CUDA_OK(upsweep::non_trivial_runs<Policy>(temp.data(), bytes, d_in, offsets.data(), lengths.data(), count.data(), n));
+  CUDA_OK(cudaDeviceSynchronize());
+  const std::int64_t runs = count.download()[0];
+  const auto host_in = in.download();
+  const auto got_offsets = offsets.download(runs + guard_items);
+  const auto got_lengths = lengths.download(runs + guard_items);
+  std::int64_t run = 0, mismatch = -1;
+  for (std::int64_t i = 0; i < n && mismatch < 0;) {
+    std::int64_t end = i + 1;
+    while (end < n && host_in[end] == host_in[i]) ++end;
+    if (end - i > 1) {
+      if (run >= runs || got_offsets[run] != i || got_lengths[run] != end - i) mismatch = run;
+      ++run;
+    }
+    i = end;
+  }
+  ASSERT_EQ(mismatch, -1) << "first mismatch at long run " << mismatch;
+  ASSERT_EQ(run, runs);
+  std::int64_t poisoned = 0;
+  std::memset(&poisoned, poison_byte, sizeof(poisoned));
+  for (std::int64_t j = runs; j < runs + guard_items; ++j) {
+    ASSERT_EQ(got_offsets[j], poisoned) << "offset written past the count at " << j;
+    ASSERT_EQ(got_lengths[j], poisoned) << "length written past the count at " << j;
+  }
+}
+
+// Bytes: a block per tile.
+TEST_F(NonTrivialRuns, LargeRunsPast2To31ItemsWithARunLongerThan2To31) {
+  expect_long_runs_past_2_to_31_items_like_a_host_pass<default_non_trivial_runs_policy<std::uint8_t>>();
+}
+
+// Reduce-ahead on every resident block.
+TEST_F(NonTrivialRuns, LargeRunsReducingAheadPast2To31ItemsWithARunLongerThan2To31) {
+  expect_long_runs_past_2_to_31_items_like_a_host_pass<
+      select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 3, 1200, tile_schedule::reduce_ahead>>();
 }
 
 // run_length_encode with an equality on part of an item: the first item of each run is kept.

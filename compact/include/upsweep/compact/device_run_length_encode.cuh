@@ -48,20 +48,18 @@ cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_by
 
 // ---- non_trivial_runs: the runs longer than one item ----------------------------------------------
 // The offset of each run's first item to d_offsets_out and its length to d_lengths_out, in order,
-// their number to *d_num_runs (CUB's NonTrivialRuns). eq as above, called once for each pair of
-// neighbours and once more for the pair before each tile's first item. One pass; offsets and
-// lengths of any integer types that hold num_items, and at most 2^62 - 1 items (else
+// their number to *d_num_runs (CUB's NonTrivialRuns). One pass (non_trivial_runs.cuh) on
+// run-length encoding's schedules. eq as above: for each pair of neighbours once on the
+// block-per-tile schedule, twice on reduce-ahead, and the pair after each warp's last item once
+// more on each. Offsets and lengths of any integer types that hold num_items (else
 // cudaErrorInvalidValue).
 
-// A block per tile of 256 x 12 (4-byte items) loaded straight into registers, three resident
-// blocks asked of ptxas, a 600 ns pause before looking back. upsweep-bench tune/non_trivial_runs_
-// i32_run16 (H200, 2026-11-27, 10^9 items, one 128-bit tile word, ms): 256 x 12 at 3 blocks 6.03,
-// direct loads 5.87; 256 x 16 at 2 6.89; 256 x 16 at 3 with pauses of 0 / 1200 ns 6.54 / 6.46
-// (CUB 3.99).
+// Run-length encoding's tile, schedule and pause. H200 2026-11-28 (A/B harness, 10^8 int32, runs of
+// 16, ms): reduce-ahead 256 x 16 at 5 blocks 0.359, at 4 0.385; 256 x 12 at 6 0.414; 256 x 8 at 8
+// 0.454; pauses of 0, 600 and 1200 ns alike. The block per tile of 256 x 12 with a 128-bit tile
+// word it replaced: 0.600 (CUB 0.426).
 template <class T>
-using default_non_trivial_runs_policy =
-    select_policy<256, sizeof(T) <= 4 ? 12 : detail::default_select_items_per_thread<T>(), tile_io::direct,
-                  default_look_back_delay_ns, 3, 600>;
+using default_non_trivial_runs_policy = default_run_length_policy<T>;
 
 template <class Policy = void, class T, class OffsetT, class LengthT, class Eq, detail::if_not_stream<Eq> = 0>
 cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,

@@ -6,7 +6,14 @@
 
 #include <upsweep/scan/block_load_store.cuh>
 #include <upsweep/scan/tile_prefetch.cuh>
+#include <upsweep/util/arguments.hpp>
 #include <upsweep/util/async_copy.cuh>
+#include <upsweep/util/error.hpp>
+#include <upsweep/util/occupancy.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
 
 namespace upsweep::detail {
 
@@ -76,6 +83,20 @@ template <int IPT>
 __device__ __forceinline__ void flags_from_bits(unsigned bits, bool (&flags)[IPT]) {
 #pragma unroll
   for (int i = 0; i < IPT; ++i) flags[i] = (bits >> i & 1u) != 0;
+}
+
+// Launches a reduce-ahead Kernel(d_in, args...) on the resident blocks when it is worth it (blocks
+// take several tiles, as for select and the scan) and d_in is 16-byte aligned; `launched` says
+// whether it was.
+template <auto Kernel, class Policy, class T, class... Args>
+cudaError_t launch_reducing_ahead(bool& launched, const T* d_in, std::int64_t num_tiles, cudaStream_t stream,
+                                  Args... args) {
+  int resident = 0;
+  UPSWEEP_CUDA_RETURN((persistent_grid<Kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
+  launched = num_tiles > resident && is_aligned_16(d_in);
+  if (!launched) return cudaSuccess;
+  Kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(d_in, args...);
+  return cudaGetLastError();
 }
 
 }  // namespace upsweep::detail

@@ -60,7 +60,7 @@ using run_length_block_per_tile_policy =
     cuda::std::conditional_t<cuda::std::is_same_v<Policy, default_run_length_policy<T>> && sizeof(T) == 4,
                              select_policy<512, 8, tile_io::transpose, default_look_back_delay_ns, 2, 1200>, Policy>;
 
-inline bool packs_run_tallies(std::int64_t num_items) { return num_items <= packed_run_tally_state::max_items; }
+inline bool packs_run_tallies(std::int64_t num_items) { return num_items <= packed_run_tally_state::max_field; }
 
 template <class Policy>
 std::size_t run_length_state_bytes(std::int64_t num_items) {
@@ -70,20 +70,33 @@ std::size_t run_length_state_bytes(std::int64_t num_items) {
                                       : tile_state<global_run_tally>::bytes(num_tiles);
 }
 
+// Clears the tile state of (runs, last head) pairs at `storage` and runs launch(state, num_tiles)
+// with it: one word per tile below 2^31 items, the general layout past that.
+template <class Policy, class Launch>
+cudaError_t with_run_tally_state(void* storage, std::int64_t num_items, cudaStream_t stream, Launch&& launch) {
+  const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
+  if (packs_run_tallies(num_items)) {
+    UPSWEEP_CUDA_RETURN(packed_run_tally_state::initialize(storage, num_tiles, stream));
+    return launch(packed_run_tally_state(storage), num_tiles);
+  }
+  UPSWEEP_CUDA_RETURN(tile_state<global_run_tally>::initialize(storage, num_tiles, stream));
+  return launch(make_tile_state<global_run_tally>(storage, num_tiles), num_tiles);
+}
+
+// Whether the policy and item type allow run-length encoding's reduce-ahead kernels.
+template <class Policy, class T>
+inline constexpr bool reduces_runs_ahead_v =
+    Policy::schedule == tile_schedule::reduce_ahead && prefetchable_v<T, Policy::items_per_thread>;
+
 template <class Policy, class T, class LengthT, class State, class Eq>
 cudaError_t launch_run_length_encode(const T* d_in, T* d_unique_out, LengthT* d_run_lengths, std::int64_t* d_num_runs,
                                      std::int64_t num_items, std::int64_t num_tiles, const State& state, Eq eq,
                                      cudaStream_t stream) {
-  if constexpr (Policy::schedule == tile_schedule::reduce_ahead && prefetchable_v<T, Policy::items_per_thread>) {
-    constexpr auto kernel = run_length_reduce_ahead_kernel<Policy, T, LengthT, State, Eq>;
-    int resident = 0;
-    UPSWEEP_CUDA_RETURN((persistent_grid<kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
-    // Worth it once blocks take several tiles (as for select and the scan).
-    if (num_tiles > resident && is_aligned_16(d_in)) {
-      kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(
-          d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state, eq);
-      return cudaGetLastError();
-    }
+  if constexpr (reduces_runs_ahead_v<Policy, T>) {
+    bool launched = false;
+    UPSWEEP_CUDA_RETURN((launch_reducing_ahead<run_length_reduce_ahead_kernel<Policy, T, LengthT, State, Eq>, Policy>(
+        launched, d_in, num_tiles, stream, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state, eq)));
+    if (launched) return cudaSuccess;
   }
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   using block_policy = run_length_block_per_tile_policy<Policy, T>;
@@ -118,15 +131,10 @@ cudaError_t dispatch_run_length_encode(void* d_temp_storage, std::size_t& temp_s
     return cudaErrorInvalidValue;
   if (num_items == 0) return cudaMemsetAsync(d_num_runs, 0, sizeof(std::int64_t), stream);
 
-  const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
-  if (packs_run_tallies(num_items)) {
-    UPSWEEP_CUDA_RETURN(packed_run_tally_state::initialize(allocations[0], num_tiles, stream));
-    return launch_run_length_encode<Policy>(d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles,
-                                            packed_run_tally_state(allocations[0]), eq, stream);
-  }
-  UPSWEEP_CUDA_RETURN(tile_state<global_run_tally>::initialize(allocations[0], num_tiles, stream));
-  return launch_run_length_encode<Policy>(d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles,
-                                          make_tile_state<global_run_tally>(allocations[0], num_tiles), eq, stream);
+  return with_run_tally_state<Policy>(allocations[0], num_items, stream, [&](const auto& state, std::int64_t tiles) {
+    return launch_run_length_encode<Policy>(d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, tiles, state,
+                                            eq, stream);
+  });
 }
 
 }  // namespace upsweep::detail

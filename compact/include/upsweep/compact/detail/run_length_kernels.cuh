@@ -22,12 +22,13 @@
 
 namespace upsweep::detail {
 
-// Heads counted so far and where the last of them sits (-1: none yet). Positions only grow along
-// the input, so the later part's last head is the larger position: the operator is (sum, max),
-// associative with identity {0, -1}. Pos is a tile-local int inside a tile, 64-bit across tiles.
+// Runs begun so far (every run here; the long ones for non_trivial_runs) and where the last run
+// head sits (-1: none yet). Positions only grow along the input, so the later part's last head is
+// the larger position: the operator is (sum, max), associative with identity {0, -1}. Pos is a
+// tile-local int inside a tile, 64-bit across tiles.
 template <class Count, class Pos>
 struct run_tally {
-  Count heads;
+  Count runs;
   Pos last_head;
 };
 
@@ -37,13 +38,13 @@ using global_run_tally = run_tally<cuda::std::int64_t, cuda::std::int64_t>;
 struct combine_run_tallies {
   template <class Count, class Pos>
   __device__ run_tally<Count, Pos> operator()(const run_tally<Count, Pos>& a, const run_tally<Count, Pos>& b) const {
-    return {a.heads + b.heads, a.last_head > b.last_head ? a.last_head : b.last_head};
+    return {a.runs + b.runs, a.last_head > b.last_head ? a.last_head : b.last_head};
   }
 };
 
 // A tile's tally placed in the whole input.
 __device__ __forceinline__ global_run_tally in_input(const tile_run_tally& t, long long tile_first) {
-  return {t.heads, t.last_head >= 0 ? tile_first + t.last_head : -1};
+  return {t.runs, t.last_head >= 0 ? tile_first + t.last_head : -1};
 }
 
 // What precedes tile 0: no head.
@@ -100,7 +101,7 @@ __device__ __forceinline__ tile_run_tally tally_heads(const bool (&head)[IPT]) {
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
     if (head[i]) {
-      ++t.heads;
+      ++t.runs;
       t.last_head = item_in_tile<IPT>(i);
     }
   }
@@ -119,12 +120,12 @@ __device__ __forceinline__ void stage_runs(const T (&items)[IPT], const bool (&h
   for (int i = 0; i < IPT; ++i) {
     if (!head[i]) continue;
     const int position = item_in_tile<IPT>(i);
-    values[running.heads] = items[i];
-    if (running.heads > 0)
-      lengths[running.heads] = static_cast<Staged>(position - running.last_head);
-    else if (before.heads > 0)
-      d_run_lengths[before.heads - 1] = static_cast<LengthT>(tile_first + position - before.last_head);
-    ++running.heads;
+    values[running.runs] = items[i];
+    if (running.runs > 0)
+      lengths[running.runs] = static_cast<Staged>(position - running.last_head);
+    else if (before.runs > 0)
+      d_run_lengths[before.runs - 1] = static_cast<LengthT>(tile_first + position - before.last_head);
+    ++running.runs;
     running.last_head = position;
   }
 }
@@ -137,20 +138,20 @@ __device__ __forceinline__ void write_runs(const global_run_tally& before, const
                                            const Staged* lengths, T* d_unique_out, LengthT* d_run_lengths,
                                            cuda::std::int64_t* d_num_runs) {
   // Unrolled to the tile's size so a thread's loads and stores issue back to back.
-  T* const values_out = d_unique_out + before.heads;
-  LengthT* const lengths_out = d_run_lengths + before.heads;  // slot j closes run j - 1
+  T* const values_out = d_unique_out + before.runs;
+  LengthT* const lengths_out = d_run_lengths + before.runs;  // slot j closes run j - 1
 #pragma unroll
   for (int k = 0; k < Policy::items_per_thread; ++k) {
     const int j = k * Policy::block_threads + static_cast<int>(threadIdx.x);
-    if (j < tile_total.heads) {
+    if (j < tile_total.runs) {
       values_out[j] = values[j];
       if (j > 0) lengths_out[j - 1] = static_cast<LengthT>(lengths[j]);
     }
   }
   if (last_tile && threadIdx.x == 0) {
     const global_run_tally all = combine_run_tallies{}(before, in_input(tile_total, tile_first));
-    d_run_lengths[all.heads - 1] = static_cast<LengthT>(num_items - all.last_head);
-    *d_num_runs = all.heads;
+    d_run_lengths[all.runs - 1] = static_cast<LengthT>(num_items - all.last_head);
+    *d_num_runs = all.runs;
   }
 }
 

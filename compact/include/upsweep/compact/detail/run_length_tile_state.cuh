@@ -1,70 +1,23 @@
-// Tile state of the run-length encoder for inputs below 2^31 items: a tile's (heads, last head)
-// pair and its status in one 64-bit word, published and polled by single relaxed atomics. The
-// general tile_state keeps 16-byte pairs apart from their status, so each poll is a status load,
-// an acquire and a dependent value load, and each publish a release: at 10^9 int32 items with
-// runs of about two that layout took 5.18 ms (H200). The encoder's outputs never alias its input,
-// so the words need to order nothing but themselves.
+// Tile state of run-length encoding and non_trivial_runs for inputs below 2^31 items: a tile's
+// (runs, last head) pair and its status in one 64-bit word (packed_pair_tile_state.cuh). The
+// encoders' outputs never alias their input, so the words need to order nothing but themselves.
 #pragma once
 
+#include <upsweep/compact/detail/packed_pair_tile_state.cuh>
 #include <upsweep/compact/detail/run_length_kernels.cuh>
-#include <upsweep/scan/tile_state.cuh>
-
-#include <cuda/atomic>
-#include <cuda/std/cstdint>
-
-#include <cuda_runtime_api.h>
-
-#include <cstddef>
 
 namespace upsweep::detail {
 
-class packed_run_tally_state {
-  using word_t = unsigned long long;
-  static constexpr int field_bits = 31;
-  static constexpr word_t field_mask = (word_t{1} << field_bits) - 1;
-  static constexpr int status_shift = 2 * field_bits;
-
- public:
+// Runs and last head + 1 (0: none) as the two fields.
+struct run_tally_fields {
   using value_type = global_run_tally;
-  static constexpr bool orders_memory = false;
-  // Heads and last head + 1 each take 31 bits.
-  static constexpr long long max_items = static_cast<long long>(field_mask);
-
-  static constexpr std::size_t bytes(long long num_tiles) {
-    return tile_counter_bytes + static_cast<std::size_t>(num_tiles) * sizeof(word_t);
+  __device__ static void split(const value_type& t, long long& high, long long& low) {
+    high = t.runs;
+    low = t.last_head + 1;
   }
-  static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
-    return cudaMemsetAsync(storage, 0, bytes(num_tiles), stream);
-  }
-
-  __host__ __device__ explicit packed_run_tally_state(void* storage)
-      : counter_(storage), words_(reinterpret_cast<word_t*>(static_cast<char*>(storage) + tile_counter_bytes)) {}
-
-  __device__ long long claim_tile() const { return counter_.claim(); }
-  __device__ void publish_partial(long long tile, const value_type& t) const { publish(tile, tile_status::partial, t); }
-  __device__ void publish_inclusive(long long tile, const value_type& t) const {
-    publish(tile, tile_status::inclusive, t);
-  }
-  __device__ void after_look_back() const {}
-  __device__ tile_status read(long long tile, value_type& t) const {
-    const word_t word = word_ref(tile).load(cuda::std::memory_order_relaxed);
-    t.heads = static_cast<cuda::std::int64_t>((word >> field_bits) & field_mask);
-    t.last_head = static_cast<cuda::std::int64_t>(word & field_mask) - 1;
-    return static_cast<tile_status>(word >> status_shift);
-  }
-
- private:
-  __device__ void publish(long long tile, tile_status status, const value_type& t) const {
-    const word_t word = (static_cast<word_t>(status) << status_shift) | (static_cast<word_t>(t.heads) << field_bits) |
-                        static_cast<word_t>(t.last_head + 1);
-    word_ref(tile).store(word, cuda::std::memory_order_relaxed);
-  }
-  __device__ cuda::atomic_ref<word_t, cuda::thread_scope_device> word_ref(long long tile) const {
-    return cuda::atomic_ref<word_t, cuda::thread_scope_device>(words_[tile]);
-  }
-
-  tile_counter counter_;
-  word_t* words_;
+  __device__ static value_type join(long long high, long long low) { return {high, low - 1}; }
 };
+
+using packed_run_tally_state = packed_pair_tile_state<run_tally_fields>;
 
 }  // namespace upsweep::detail
