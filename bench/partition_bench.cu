@@ -136,20 +136,20 @@ void register_three_way(const char* type, int rate, bool headline = false) {
   add_compact_row("partition_three_way", type, rate, "cub", cub_three_way<T>, headline);
 }
 
-// The three-way partition's tile, resident blocks and loads (600 ns pause), int32 at 50 %.
-template <int Threads, int ItemsPerThread, int MinBlocksPerSm, upsweep::tile_io Io = upsweep::tile_io::transpose>
+// The three-way partition reducing ahead, by tile and resident blocks, int32 at 50 %.
+template <int Threads, int ItemsPerThread, int MinBlocksPerSm>
 void add_three_way_tune_row(const std::string& name) {
-  using policy =
-      upsweep::select_policy<Threads, ItemsPerThread, Io, upsweep::default_look_back_delay_ns, MinBlocksPerSm, 600>;
+  using policy = upsweep::select_policy<Threads, ItemsPerThread, upsweep::tile_io::transpose,
+                                        upsweep::default_look_back_delay_ns, MinBlocksPerSm, 1200,
+                                        upsweep::tile_schedule::reduce_ahead>;
   add_row("tune/partition_three_way_i32_50pct/" + name, {100'000'000, 1'000'000'000}, 0.1,
           [](benchmark::State& state) { guarded(state, [&] { upsweep_three_way<std::int32_t, policy>(state, 50); }); });
 }
 
 const bool registered = register_later([] {
-  constexpr auto direct = upsweep::tile_io::direct;
-  add_three_way_tune_row<256, 12, 3, direct>("256x12_min_blocks_3_direct");
-  add_three_way_tune_row<256, 8, 4, direct>("256x8_min_blocks_4_direct");
-  add_three_way_tune_row<128, 12, 6, direct>("128x12_min_blocks_6_direct");
+  add_three_way_tune_row<256, 16, 4>("256x16_min_blocks_4");
+  add_three_way_tune_row<256, 16, 5>("256x16_min_blocks_5");
+  add_three_way_tune_row<256, 12, 5>("256x12_min_blocks_5");
   constexpr bool headline = true;
   register_partition<std::int32_t>("i32", 50, headline);  // bar: >= 1.05x CUB at 10^9
   register_partition<std::int32_t>("i32", 1);

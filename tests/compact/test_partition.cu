@@ -172,6 +172,10 @@ TYPED_TEST_SUITE(PartitionThreeWayTyped, partition_types);
 TYPED_TEST(PartitionThreeWayTyped, KeepsEachPartInInputOrderAtEverySizeAndPattern) {
   using T = TypeParam;
   using small_tiles = select_policy<32, 2, tile_io::transpose, 0, 1>;
+  // Reduce-ahead (where the items allow it) on two resident blocks, so even small inputs take it.
+  using small_tiles_ahead = select_policy<32, 4, tile_io::transpose, 0, 1, 0, tile_schedule::reduce_ahead, 2>;
+  using two_blocks_ahead = select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose,
+                                         default_look_back_delay_ns, 1, 1200, tile_schedule::reduce_ahead, 2>;
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   for (const std::int64_t n : compact_sizes(tile_of<T>())) {
@@ -180,7 +184,11 @@ TYPED_TEST(PartitionThreeWayTyped, KeepsEachPartInInputOrderAtEverySizeAndPatter
       SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(p));
       const auto in = marked_items<T>(n, p, seed + n);
       expect_three_way_like_the_host<void>(in);
-      if (n <= max_test_items(200'000)) expect_three_way_like_the_host<small_tiles>(in);
+      expect_three_way_like_the_host<two_blocks_ahead>(in);
+      if (n <= max_test_items(200'000)) {
+        expect_three_way_like_the_host<small_tiles>(in);
+        expect_three_way_like_the_host<small_tiles_ahead>(in);
+      }
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -237,15 +245,18 @@ struct at_least_one {
   __host__ __device__ bool operator()(std::uint8_t x) const { return x >= 1; }
 };
 
-// Past 2^31 items, more than 2^31 in the first part: counts and places are 64-bit.
-TEST_F(Partition, LargeThreeWayPast2To31Items) {
+// Past 2^31 items, more than 2^31 in the first part: counts and places are 64-bit. partition(in,
+// first, second, unselected, n) returns the two parts' sizes.
+template <class Partition>
+void expect_three_way_past_2_to_31_items(Partition partition) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
   const std::int64_t n = (std::int64_t{1} << 31) + (std::int64_t{1} << 26);
   device_buffer<std::uint8_t> in(n), first(n), second(n), unselected(n);
   CUDA_OK(fill_random<std::uint8_t>(in.data(), n, seed, 0, 255));
-  const auto sizes = upsweep::partition_three_way(static_cast<const std::uint8_t*>(in.data()), first.data(),
-                                                  second.data(), unselected.data(), n, at_least_two{}, at_least_one{});
+  const std::array<std::int64_t, 2> sizes =
+      partition(static_cast<const std::uint8_t*>(in.data()), first.data(), second.data(), unselected.data(), n);
+  if (::testing::Test::HasFatalFailure()) return;
   const auto host_in = in.download();
   std::int64_t ones = 0, zeros = 0;
   for (const std::uint8_t x : host_in) {
@@ -264,6 +275,34 @@ TEST_F(Partition, LargeThreeWayPast2To31Items) {
   for (std::int64_t i = 0; i < n && mismatch < 0; ++i)
     if (host_in[i] >= 2 && got_first[at++] != host_in[i]) mismatch = at - 1;
   ASSERT_EQ(mismatch, -1) << "first mismatch in the first part";
+}
+
+// The convenience form: a block per tile for bytes.
+TEST_F(Partition, LargeThreeWayPast2To31Items) {
+  expect_three_way_past_2_to_31_items([](const std::uint8_t* in, std::uint8_t* a, std::uint8_t* b, std::uint8_t* c,
+                                         std::int64_t n) {
+    return upsweep::partition_three_way(in, a, b, c, n, at_least_two{}, at_least_one{});
+  });
+}
+
+// Reduce-ahead on every resident block, through the wide tile state.
+TEST_F(Partition, LargeThreeWayReducingAheadPast2To31Items) {
+  expect_three_way_past_2_to_31_items([](const std::uint8_t* in, std::uint8_t* a, std::uint8_t* b, std::uint8_t* c,
+                                         std::int64_t n) {
+    using reduce_ahead =
+        select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 3, 1200, tile_schedule::reduce_ahead>;
+    device_buffer<std::int64_t> counts(2);
+    std::size_t bytes = 0;
+    check(upsweep::partition_three_way<reduce_ahead>(nullptr, bytes, in, a, b, c, counts.data(), n, at_least_two{},
+                                                     at_least_one{}),
+          "size query");
+    device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+    check(upsweep::partition_three_way<reduce_ahead>(temp.data(), bytes, in, a, b, c, counts.data(), n,
+                                                     at_least_two{}, at_least_one{}),
+          "partition_three_way");
+    const auto c2 = counts.download();
+    return std::array<std::int64_t, 2>{c2[0], c2[1]};
+  });
 }
 
 }  // namespace

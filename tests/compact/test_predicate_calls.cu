@@ -17,11 +17,14 @@ namespace {
 // varying shares.
 struct counting_predicate {
   unsigned* calls;
+  unsigned bit = 13;  // of the hash that decides
   __device__ bool operator()(int item) const {
     atomicAdd(calls + item, 1u);
-    return selected(item);
+    return selected(item, bit);
   }
-  __host__ __device__ static bool selected(int item) { return (static_cast<unsigned>(item) * 2654435761u >> 13) & 1u; }
+  __host__ __device__ static bool selected(int item, unsigned bit = 13) {
+    return (static_cast<unsigned>(item) * 2654435761u >> bit) & 1u;
+  }
 };
 
 using two_block_reduce_ahead = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6, 0,
@@ -94,7 +97,59 @@ void expect_one_call_per_item(call c, std::int64_t n) {
     EXPECT_TRUE(std::equal(rejected.begin(), rejected.end(), out.begin() + count)) << "the rejected items, in order";
 }
 
+// partition_three_way with Policy on 0..n-1: pred1 once an item, pred2 once an item pred1
+// rejects, neither past the end; the three parts as the host makes them.
+template <class Policy>
+void expect_three_way_calls_once(std::int64_t n) {
+  SCOPED_TRACE("partition_three_way, n = " + std::to_string(n));
+  std::vector<int> in(static_cast<std::size_t>(n));
+  std::iota(in.begin(), in.end(), 0);
+  device_buffer<int> d_in(in), first(n + 1), second(n + 1), rest(n + 1);
+  device_buffer<unsigned> calls1(n + 1), calls2(n + 1);
+  device_buffer<std::int64_t> counts(2);
+  for (auto* calls : {&calls1, &calls2})
+    check(cudaMemset(calls->data(), 0, static_cast<std::size_t>(n + 1) * sizeof(unsigned)), "cudaMemset");
+  const counting_predicate pred1{calls1.data()}, pred2{calls2.data(), 17};
+  std::size_t bytes = 0;
+  const auto run = [&](void* temp) {
+    return upsweep::partition_three_way<Policy>(temp, bytes, d_in.data(), first.data(), second.data(), rest.data(),
+                                                counts.data(), n, pred1, pred2);
+  };
+  check(run(nullptr), "size query");
+  device_buffer<char> d_temp(static_cast<std::int64_t>(bytes));
+  check(run(d_temp.data()), "partition_three_way");
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  const std::vector<unsigned> got1 = calls1.download(), got2 = calls2.download();
+  std::vector<int> want[3];
+  std::int64_t wrong = 0;
+  for (int i : in) {
+    const bool one = counting_predicate::selected(i), two = counting_predicate::selected(i, 17);
+    want[one ? 0 : (two ? 1 : 2)].push_back(i);
+    if ((got1[i] != 1u || got2[i] != (one ? 0u : 1u)) && wrong++ == 0)
+      ADD_FAILURE() << "item " << i << ": pred1 called " << got1[i] << " times, pred2 " << got2[i];
+  }
+  EXPECT_EQ(0, wrong) << "items with calls other than once (pred2: once where pred1 rejects)";
+  EXPECT_EQ(0u, got1[n] + got2[n]) << "a predicate saw an item past the end";
+  const std::vector<std::int64_t> c = counts.download();
+  ASSERT_EQ(static_cast<std::int64_t>(want[0].size()), c[0]);
+  ASSERT_EQ(static_cast<std::int64_t>(want[1].size()), c[1]);
+  const device_buffer<int>* parts[3] = {&first, &second, &rest};
+  for (int k = 0; k < 3; ++k)
+    EXPECT_EQ(want[k], parts[k]->download(static_cast<std::int64_t>(want[k].size()))) << "part " << k;
+}
+
 class PredicateCalls : public gpu_test {};
+
+// Every schedule of the three-way partition: a block per tile, two blocks reducing ahead, the
+// default (one block, then reduce-ahead past the resident blocks for 4-byte items).
+TEST_F(PredicateCalls, TheThreeWayPartitionCallsEachPredicateOnceAnItem) {
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{3 * 4096 + 5}, max_test_items(1'000'003)}) {
+    expect_three_way_calls_once<block_per_tile>(n);
+    expect_three_way_calls_once<two_block_reduce_ahead>(n);
+  }
+  for (std::int64_t n : {std::int64_t{4097}, max_test_items(10'000'019)})
+    expect_three_way_calls_once<default_three_way_policy<int>>(n);
+}
 
 TEST_F(PredicateCalls, ABlockPerTileCallsThePredicateOnceAnItem) {
   for (call c : {call::select_if, call::remove_if, call::count_if})

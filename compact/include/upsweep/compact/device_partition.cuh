@@ -13,8 +13,10 @@
 //    false and pred2 true to d_second_out, the others to d_unselected_out, each in input order, as
 //    cub::DevicePartition::If with two predicates writes them; the two parts' sizes go to
 //    d_num_selected[0] and [1]. pred1 is called once per item, pred2 once per item pred1 rejects,
-//    neither past the end. One pass at every size; at most 2^62 - 1 items (cudaErrorInvalidValue
-//    past that: the tile word keeps its status in a count's top two bits).
+//    neither past the end, on every schedule (reducing ahead, 4- and 8-byte items from a 16-byte
+//    aligned pointer, a tile keeps its parts from its first visit). One pass at every size; at
+//    most 2^62 - 1 items (cudaErrorInvalidValue past that: the wide tile word keeps its status in
+//    a count's top two bits).
 // Not in place: d_out must not overlap d_in (cudaErrorInvalidValue for raw pointers). The
 // predicate is called on the device, never past the end, once per item, except on the
 // reduce-ahead schedule (4-byte items from a 16-byte aligned pointer, more tiles than resident
@@ -34,16 +36,6 @@
 #include <cstdint>
 
 namespace upsweep {
-
-// A block per tile of 256 x 12 (4-byte items) loaded straight into registers, three resident
-// blocks asked of ptxas, a 600 ns pause before looking back. upsweep-bench
-// tune/partition_three_way_i32_50pct (H200, 2026-11-27, 10^9 items, staged stores, one 128-bit
-// tile word, ms): 256 x 12 at 3 blocks 5.08, direct loads 5.03; 256 x 16 at 2 7.65; pauses of 0 /
-// 600 / 1200 ns at 256 x 12: 5.46 / 5.08 / 5.25 (CUB 3.75).
-template <class T>
-using default_three_way_policy =
-    select_policy<256, sizeof(T) <= 4 ? 12 : detail::default_select_items_per_thread<T>(), tile_io::direct,
-                  default_look_back_delay_ns, 3, 600>;
 
 // ---- core layer -------------------------------------------------------------------------------
 
