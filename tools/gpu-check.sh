@@ -170,7 +170,8 @@ racecheck_set+=':RadixSort/ballot256_window_f32.*:RadixSort/single_tile_u32.*:Ra
 racecheck_set+=':RadixSortValues/u32.*:RadixSortDoubleBuffer.*:RadixSortDecomposer.*:RadixSortGraph.*:CompiledApi.*'
 racecheck_set+=':HostRadixSort.MatchesTheDeviceSortBitForBit:HostRadixSort.AScratchSortsOutOfCoreInPlace'
 racecheck_set+=':DistRadixSort.*:DistLoopback.*:seed_ladder/*_n513:SegmentedSortCases.EveryTierOnceOnASmallInput'
-racecheck_set+=':SegmentedSortCases.TileTiersTakeEachPathOfTheirTopDigit'
+racecheck_set+=':SegmentedSortCases.TileTiersTakeEachPathOfTheirTopDigit:PartitionThreeWayTyped/0.*:PartitionThreeWayTyped/2.*'
+racecheck_set+=':PredicateCalls.TheThreeWayPartitionCallsEachPredicateOnceAnItem'
 tier_full_racecheck() {
   ( export UPSWEEP_TEST_SPARSE=1
     run_sanitizer racecheck 13 570 9000 "${user_filter:-$racecheck_set}-$past_2_31:$deliberate_errors" ) || status=1
