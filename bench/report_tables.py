@@ -150,6 +150,11 @@ BARS = [
 ] + [("compact", f"{op}_i32_50pct", 10 ** e, 1.0)  # issue 5: n up to 10^5 no slower than CUB
       for op in ("select_if", "unique", "run_length_encode") for e in range(2, 6)]
 
+# Issue 29, the key and value types users sort beside the headline ones: 1.0x CUB at every size.
+SORT_TYPE_CASES = ["keys_u8", "keys_u16", "keys_i64", "keys_f64", "keys_f16", "keys_bf16", "pairs_u32_u64",
+                   "pairs_u32_v16", "pairs_u64_u64"]
+BARS += [("sort", case, 1 << e, 1.0) for case in SORT_TYPE_CASES for e in (20, 24, 28)]
+
 # Issue 27, the group-by family and the partitions: 1.05x CUB from 10^6 items, 1.0x below; the
 # segmented sum 1.2x; CUB's partition contract 1.05x at 10^9 (int32, 50 %) and 1.0x elsewhere.
 GROUP_CASES = [f"{op}_{t}_{run}" for op in ("reduce_by_key", "unique_by_key", "inclusive_scan_by_key")

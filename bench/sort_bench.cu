@@ -2,7 +2,8 @@
 // (cub::DeviceRadixSort with 32-bit and with 64-bit item counts, rows cub32 and cub64: report.py
 // takes the faster as the reference) and Thrust (thrust::sort / sort_by_key, par_nosync), n = 2^16
 // .. 2^30: keys u32, f32, u64, pairs u32/u32 and u64/u32, u32 at reduced bit entropy and u32 with
-// only the 8 low bits random. Counters: keys/s, and GB/s of one read and one write of every key
+// only the 8 low bits random; and at 2^20, 2^24, 2^28 the other types users sort: keys u8, u16,
+// i64, f64, half, bf16, pairs u32 with 8- and 16-byte values, pairs u64/u64. Counters: keys/s, and GB/s of one read and one write of every key
 // and value (the algorithmic bytes, as CUB's benchmarks count them). Every row checks its last
 // output after the timing (keys in order, same pairs as the input); a wrong one is an error.
 // Suite `tune`, rows tune/sort_<case>/<policy>: Upsweep with its ranking method and tile shape
@@ -12,6 +13,8 @@
 #include <upsweep/sort/device_radix_sort.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -63,9 +66,50 @@ __global__ void fill_pattern_kernel(std::uint32_t* out, std::int64_t n, std::uin
   }
 }
 
+template <class T>
+inline constexpr bool is_half_v = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+
+// Half and bf16 keys: floats of both signs in [-1000, 1000), rounded (no NaN).
+template <class Key>
+__global__ void fill_half_kernel(Key* out, std::int64_t n, std::uint64_t seed) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    out[i] = Key(test::random_value<float>(seed, static_cast<std::uint64_t>(i), -1000.0f, 1000.0f));
+}
+
+// 16-byte values.
+struct value16 {
+  std::uint64_t low, high;
+};
+__global__ void fill_value16_kernel(value16* out, std::int64_t n, std::uint64_t seed) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    out[i] = {test::mix64(seed ^ static_cast<std::uint64_t>(i)), test::mix64(~seed ^ static_cast<std::uint64_t>(i))};
+}
+
+template <class T, class Kernel>
+void fill_with(Kernel kernel, T* d, std::int64_t n) {
+  auto& ctx = bench_context::get();
+  kernel<<<1024, 256, 0, ctx.stream>>>(d, n, ++ctx.seed);
+  BENCH_CUDA(cudaGetLastError());
+  BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
+}
+
+template <class Value>
+void fill_values(Value* d, std::int64_t n) {
+  if constexpr (std::is_same_v<Value, value16>) fill_with(fill_value16_kernel, d, n);
+  else fill_input<Value>(d, n, Value{1}, std::numeric_limits<Value>::max());
+}
+
 template <class Key>
 void fill_keys(Key* d, std::int64_t n, key_pattern pattern) {
-  if constexpr (std::is_floating_point_v<Key>) {
+  if (pattern != key_pattern::uniform && !std::is_same_v<Key, std::uint32_t>)
+    throw std::invalid_argument("patterned keys are u32 only");
+  if constexpr (is_half_v<Key>) {
+    fill_with(fill_half_kernel<Key>, d, n);
+  } else if constexpr (std::is_signed_v<Key> && std::is_integral_v<Key>) {
+    fill_input<Key>(d, n, std::numeric_limits<Key>::min(), std::numeric_limits<Key>::max());  // both signs
+  } else if constexpr (std::is_floating_point_v<Key>) {
     fill_input<Key>(d, n, Key(-1.0e6), Key(1.0e6));  // both signs, so the sign twiddle is exercised
   } else if constexpr (std::is_same_v<Key, std::uint32_t>) {
     if (pattern == key_pattern::uniform) {
@@ -77,7 +121,6 @@ void fill_keys(Key* d, std::int64_t n, key_pattern pattern) {
     BENCH_CUDA(cudaGetLastError());
     BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
   } else {
-    if (pattern != key_pattern::uniform) throw std::invalid_argument("patterned keys are u32 only");
     fill_input<Key>(d, n, Key{1}, std::numeric_limits<Key>::max());
   }
 }
@@ -102,8 +145,7 @@ struct sort_arrays {
         values_in(values_count(count)),
         values_out(needs_out ? values_count(count) : 0) {
     fill_keys(pristine_keys.ptr, n, pattern);
-    if constexpr (has_values_v<Value>)
-      fill_input<Value>(pristine_values.ptr, n, Value{1}, std::numeric_limits<Value>::max());
+    if constexpr (has_values_v<Value>) fill_values(pristine_values.ptr, n);
   }
   void restore_input(cudaStream_t s) const {
     BENCH_CUDA(cudaMemcpyAsync(keys_in.ptr, pristine_keys.ptr, n * sizeof(Key), cudaMemcpyDeviceToDevice, s));
@@ -186,10 +228,11 @@ struct pair_fingerprint {
   const Key* keys;
   const Value* values;
   __device__ std::uint64_t operator()(std::int64_t i) const {
-    std::uint64_t key = 0, value = 0;
+    std::uint64_t key = 0, value[2] = {0, 0};
+    static_assert(sizeof(Key) <= 8 && (!has_values_v<Value> || sizeof(Value) <= 16), "keys to 8 bytes, values to 16");
     std::memcpy(&key, keys + i, sizeof(Key));
-    if constexpr (has_values_v<Value>) std::memcpy(&value, values + i, sizeof(Value));
-    return test::mix64(key ^ test::mix64(value));
+    if constexpr (has_values_v<Value>) std::memcpy(value, values + i, sizeof(Value));
+    return test::mix64(key ^ test::mix64(value[0] ^ test::mix64(value[1])));
   }
 };
 
@@ -244,12 +287,21 @@ std::vector<std::int64_t> sort_sizes() {
   return sizes;
 }
 
+// 2^20, 2^24, 2^28 (capped likewise): the rows of the other key and value types.
+std::vector<std::int64_t> type_sizes() {
+  std::vector<std::int64_t> sizes;
+  for (const std::int64_t n : sort_sizes())
+    if (n >= (std::int64_t{1} << 20) && n <= (std::int64_t{1} << 28)) sizes.push_back(n);
+  return sizes;
+}
+
 template <class Key, class Value = no_values>
-void register_sort_case(const std::string& row, key_pattern pattern = key_pattern::uniform) {
+void register_sort_case(const std::string& row, key_pattern pattern = key_pattern::uniform,
+                        const std::vector<std::int64_t>& sizes = sort_sizes()) {
   const std::pair<sorter, const char*> impls[] = {
       {sorter::upsweep, "upsweep"}, {sorter::cub32, "cub32"}, {sorter::cub64, "cub64"}, {sorter::thrust, "thrust"}};
   for (const auto& [impl, name] : impls) {
-    add_row("sort/" + row + "/" + name, sort_sizes(), 0.1, [impl = impl, pattern](benchmark::State& state) {
+    add_row("sort/" + row + "/" + name, sizes, 0.1, [impl = impl, pattern](benchmark::State& state) {
       sort_row<Key, Value>(state, impl, pattern);
     });
   }
@@ -319,6 +371,16 @@ const bool registered = register_later([] {
   register_sort_case<std::uint32_t>("keys_u32_and3", key_pattern::and_3);
   register_sort_case<std::uint32_t>("keys_u32_and5", key_pattern::and_5);
   register_sort_case<std::uint32_t>("keys_u32_low8", key_pattern::low_8_bits);
+  const auto uniform = key_pattern::uniform;
+  register_sort_case<std::uint8_t>("keys_u8", uniform, type_sizes());
+  register_sort_case<std::uint16_t>("keys_u16", uniform, type_sizes());
+  register_sort_case<std::int64_t>("keys_i64", uniform, type_sizes());
+  register_sort_case<double>("keys_f64", uniform, type_sizes());
+  register_sort_case<__half>("keys_f16", uniform, type_sizes());
+  register_sort_case<__nv_bfloat16>("keys_bf16", uniform, type_sizes());
+  register_sort_case<std::uint32_t, std::uint64_t>("pairs_u32_u64", uniform, type_sizes());
+  register_sort_case<std::uint32_t, value16>("pairs_u32_v16", uniform, type_sizes());
+  register_sort_case<std::uint64_t, std::uint64_t>("pairs_u64_u64", uniform, type_sizes());
 
   register_sort_tuning_case<std::uint32_t, no_values, 4, 350>("sort_keys_u32");
   register_sort_tuning_case<std::uint64_t, no_values, 4, 350>("sort_keys_u64");
