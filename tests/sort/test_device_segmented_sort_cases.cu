@@ -66,6 +66,23 @@ sorted_output<Key> run_cub_segmented(const std::vector<Key>& host_keys, const se
   return {keys_out.download(), values_out.download()};
 }
 
+// Pairs of both key types, in place and not, ascending and descending.
+template <class KeyA, class KeyB>
+void expect_two_key_types_sorted_each_way(const std::vector<KeyA>& a, const std::vector<KeyB>& b,
+                                          const segment_layout& layout) {
+  for (const bool in_place : {false, true}) {
+    for (const bool descending : {false, true}) {
+      segmented_options opt;
+      opt.in_place = in_place;
+      opt.descending = descending;
+      SCOPED_TRACE(segmented_case_name(opt, layout));
+      expect_segmented_sort(a, layout, opt);
+      expect_segmented_sort(b, layout, opt);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
 class SegmentedSortCases : public gpu_test {};
 
 // Bitwise equal to CUB (contiguous segments cover every item), for whole keys and windows.
@@ -143,17 +160,7 @@ TEST_F(SegmentedSortCases, EveryTierOnceOnASmallInput) {
   const std::vector<std::uint32_t> words =
       make_keys<std::uint32_t>(layout.num_items, distribution::sixteen_values, seed);
   const std::vector<double> doubles = make_keys<double>(layout.num_items, distribution::uniform, seed);
-  for (const bool in_place : {false, true}) {
-    for (const bool descending : {false, true}) {
-      segmented_options opt;
-      opt.in_place = in_place;
-      opt.descending = descending;
-      SCOPED_TRACE(segmented_case_name(opt, layout));
-      expect_segmented_sort(words, layout, opt);
-      expect_segmented_sort(doubles, layout, opt);
-      if (HasFatalFailure()) return;
-    }
-  }
+  expect_two_key_types_sorted_each_way(words, doubles, layout);
 }
 
 // The tile tiers' paths (segmented_sort_tile.cuh) on segments of 1000 and 4000 keys: random keys
@@ -161,6 +168,20 @@ TEST_F(SegmentedSortCases, EveryTierOnceOnASmallInput) {
 // holds every difference), one repeated key beside random ones (a bucket over the limit: digit
 // by digit), 64 values with top bits of their own (a bucket of equal keys each, within the
 // limit), and every key equal.
+// A key of one of the tile paths' five patterns (below), from the random word r.
+std::uint32_t tile_path_key(int pattern, std::uint64_t r, std::uint64_t seed) {
+  switch (pattern) {
+    case 0: return static_cast<std::uint32_t>(r);
+    case 1: return 0xabc00000u | static_cast<std::uint32_t>(r & 63);
+    case 2: return r % 4 == 0 ? 0x12345678u : static_cast<std::uint32_t>(r >> 32);
+    case 3: {
+      const std::uint64_t v = r % 64;
+      return static_cast<std::uint32_t>(v << 26 | (mix64(seed ^ v) & 0x3ffffffu));
+    }
+    default: return 0x5a5a5a5au;
+  }
+}
+
 TEST_F(SegmentedSortCases, TileTiersTakeEachPathOfTheirTopDigit) {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -168,19 +189,8 @@ TEST_F(SegmentedSortCases, TileTiersTakeEachPathOfTheirTopDigit) {
   const auto n = static_cast<std::size_t>(layout.num_items);
   std::vector<std::uint32_t> keys(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t r = mix64(seed ^ i);
-    const std::size_t segment = i < 5000 ? 0 : i < 10000 ? 1 : i < 15000 ? 2 : i < 20000 ? 3 : 4;
-    switch (segment) {
-      case 0: keys[i] = static_cast<std::uint32_t>(r); break;
-      case 1: keys[i] = 0xabc00000u | static_cast<std::uint32_t>(r & 63); break;
-      case 2: keys[i] = r % 4 == 0 ? 0x12345678u : static_cast<std::uint32_t>(r >> 32); break;
-      case 3: {
-        const std::uint64_t v = r % 64;
-        keys[i] = static_cast<std::uint32_t>(v << 26 | (mix64(seed ^ v) & 0x3ffffffu));
-        break;
-      }
-      default: keys[i] = 0x5a5a5a5au; break;
-    }
+    const int segment = i < 5000 ? 0 : i < 10000 ? 1 : i < 15000 ? 2 : i < 20000 ? 3 : 4;
+    keys[i] = tile_path_key(segment, mix64(seed ^ i), seed);
   }
   for (const bool descending : {false, true}) {
     for (const bool pairs : {true, false}) {
@@ -192,6 +202,35 @@ TEST_F(SegmentedSortCases, TileTiersTakeEachPathOfTheirTopDigit) {
       if (HasFatalFailure()) return;
     }
   }
+}
+
+// More small-tile segments than resident blocks, so that each block sorts several in turn (pairs
+// of keys of up to 32 bits load the next segment's keys during the current one's last steps:
+// loads_next_keys_early_v). Each segment takes one of the five patterns above at random, so a
+// block's consecutive segments leave by every path; integer keys come back from their words,
+// floats from their staging.
+TEST_F(SegmentedSortCases, BlocksSortSeveralSmallTilesInTurn) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  std::vector<std::int64_t> sizes(3000);
+  for (std::size_t s = 0; s < sizes.size(); ++s) sizes[s] = 33 + static_cast<std::int64_t>(mix64(seed + s) % 992);
+  const segment_layout layout = contiguous_layout(sizes);
+  std::vector<std::uint32_t> words;
+  std::vector<float> floats;
+  for (std::size_t s = 0; s < sizes.size(); ++s) {
+    const int pattern = static_cast<int>(mix64(seed ^ (s << 20)) % 5);
+    for (std::int64_t j = 0; j < sizes[s]; ++j) {
+      const std::uint32_t key = tile_path_key(pattern, mix64(seed ^ words.size()), seed);
+      words.push_back(key);
+      floats.push_back(static_cast<float>(static_cast<std::int32_t>(key) >> 8));
+    }
+  }
+  expect_two_key_types_sorted_each_way(words, floats, layout);
+  if (HasFatalFailure()) return;
+  segmented_options keys_alone;
+  keys_alone.pairs = false;
+  SCOPED_TRACE(segmented_case_name(keys_alone, layout));
+  expect_segmented_sort(words, layout, keys_alone);
 }
 
 template <int Bytes>

@@ -55,6 +55,11 @@ cudaError_t launch_block_tier(const segmented_io<Key, Value>& io, long long num_
         segmented_pass_sort_kernel<policy, Descending, Key, Value, BeginOffsets, EndOffsets, Segments>;
     return launch_list_kernel<kernel, policy::block_threads, segment_pass_storage<policy, Key, Value>>(
         num_segments, stream, io, begin_offsets, end_offsets, segments, begin_bit, end_bit);
+  } else if constexpr (loads_next_keys_early_v<policy, Key, Value>) {
+    constexpr auto kernel =
+        segmented_tile_sort_loading_ahead_kernel<policy, Descending, Key, Value, BeginOffsets, EndOffsets, Segments>;
+    return launch_list_kernel<kernel, policy::block_threads, segment_tile_storage<policy, Key, Value>>(
+        num_segments, stream, io, begin_offsets, end_offsets, segments, begin_bit, end_bit);
   } else {
     constexpr auto kernel =
         segmented_tile_sort_kernel<policy, Descending, Key, Value, BeginOffsets, EndOffsets, Segments>;

@@ -156,14 +156,14 @@ __device__ __forceinline__ unsigned count_smaller_words(const unsigned long long
 // places, so they loop over the words of the same few buckets, which shared memory broadcasts. Integer
 // keys sorted by every bit come back from their words; others are staged too, in the exchange,
 // once the counters that share its bytes are read (a barrier more). Values have their own
-// staging here (sorts_by_top_digit_v).
-template <class Policy, bool Descending, class Key, class Value, class Storage>
+// staging here (sorts_by_top_digit_v). keys_staged() runs once the keys are no longer needed.
+template <class Policy, bool Descending, class Key, class Value, class Storage, class KeysStaged>
 __device__ __forceinline__ void store_by_buckets(const Key (&keys)[Policy::items_per_thread],
                                                  const Value (&values)[has_values_v<Value> ? Policy::items_per_thread
                                                                                            : 1],
                                                  const unsigned (&places)[Policy::items_per_thread], Key* d_keys_out,
                                                  Value* d_values_out, int valid, int begin_bit, int end_bit,
-                                                 int digit_shift, Storage& s) {
+                                                 int digit_shift, Storage& s, KeysStaged&& keys_staged) {
   constexpr int ipt = Policy::items_per_thread;
   using traits = radix_traits<Key>;
   const bool keys_from_words =
@@ -184,6 +184,7 @@ __device__ __forceinline__ void store_by_buckets(const Key (&keys)[Policy::items
     for (int i = 0; i < ipt; ++i)
       if (striped_slot<ipt>(i) < valid) staged_keys[places[i]] = keys[i];
   }
+  keys_staged();  // the keys' registers are free
   __syncthreads();  // the tile and its words are in digit order
 #pragma unroll
   for (int i = 0; i < ipt; ++i) {
@@ -208,25 +209,39 @@ __device__ __forceinline__ void store_striped_tile(Key* d_keys_out, Value* d_val
   if constexpr (has_values_v<Value>) store_striped(d_values_out, valid, values);
 }
 
-// The sort of `valid` keys (at most a tile) and their values by the calling block. Everything is
-// read before anything is written, so in place is fine. The last reads of shared memory are not
-// followed by a barrier: the next segment's first barrier comes before any write they could see.
+// The keys of the block's next tile (none: d_keys null), loaded into the current tile's key
+// registers as soon as they are free, so that the load overlaps the current tile's last steps.
+template <class Key>
+struct next_tile_keys {
+  const Key* d_keys = nullptr;
+  int valid = 0;
+  template <int IPT>
+  __device__ __forceinline__ void load_into(Key (&keys)[IPT]) const {
+    if (d_keys != nullptr) load_striped<false>(d_keys, valid, keys);
+  }
+};
+
+// The sort of `valid` keys (at most a tile, already in `keys`) and their values by the calling
+// block; `keys` then hold the next tile's. Everything is read before anything is written, so in
+// place is fine. The last reads of shared memory are not followed by a barrier: the next
+// segment's first barrier comes before any write they could see.
 template <class Policy, bool Descending, class Key, class Value, class Storage>
-__device__ __forceinline__ void sort_tile_by_top_digit(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
-                                                       Value* d_values_out, int valid, int begin_bit, int end_bit,
-                                                       Storage& s) {
+__device__ __forceinline__ void sort_loaded_tile_by_top_digit(Key (&keys)[Policy::items_per_thread],
+                                                              const next_tile_keys<Key>& next, Key* d_keys_out,
+                                                              const Value* d_values_in, Value* d_values_out, int valid,
+                                                              int begin_bit, int end_bit, Storage& s) {
   constexpr int ipt = Policy::items_per_thread;
   constexpr bool has_values = has_values_v<Value>;
   using word_t = typename Storage::word_t;
   const radix_key_codec<Key> codec{};
-  Key keys[ipt];
+  const auto load_next_keys = [&] { next.load_into(keys); };
   Value values[has_values ? ipt : 1];
-  load_striped<false>(d_keys_in, valid, keys);
   if constexpr (has_values) load_striped<false>(d_values_in, valid, values);
   if (threadIdx.x == 0) s.pass.zero = 0;  // read after the next barrier
   const word_t differing = differing_window_bits<Policy, Descending>(keys, valid, begin_bit, end_bit, s);
   if (differing == 0) {  // one window: the input order is sorted
     store_striped_tile<Policy>(d_keys_out, d_values_out, valid, keys, values);
+    load_next_keys();
     __syncthreads();  // every warp has read the others' bits before the next segment writes its own
     return;
   }
@@ -241,6 +256,7 @@ __device__ __forceinline__ void sort_tile_by_top_digit(const Key* d_keys_in, Key
   if (in_buckets && record_buckets<Policy>(valid, s) > top_digit_bucket_limit<Policy>(begin_bit, end_bit)) {
     sort_striped_tile<Policy, Descending>(keys, values, valid, begin_bit, end_bit, codec, s.pass);
     store_striped_tile<Policy>(d_keys_out, d_values_out, valid, keys, values);
+    load_next_keys();
     return;
   }
   if (!in_buckets) {
@@ -251,7 +267,7 @@ __device__ __forceinline__ void sort_tile_by_top_digit(const Key* d_keys_in, Key
   if constexpr (packs_digit_place_v<Key>) {
     if (in_buckets) {
       store_by_buckets<Policy, Descending>(keys, values, places, d_keys_out, d_values_out, valid, begin_bit, end_bit,
-                                           bit - begin_bit, s);
+                                           bit - begin_bit, s, load_next_keys);
       return;
     }
   }
@@ -283,6 +299,7 @@ __device__ __forceinline__ void sort_tile_by_top_digit(const Key* d_keys_in, Key
   read_staged_striped(s.pass.exchange, valid, keys);
   if constexpr (has_values) read_staged_striped(value_staging(s.pass), valid, values);
   store_striped_tile<Policy>(d_keys_out, d_values_out, valid, keys, values);
+  load_next_keys();
 }
 
 // A segment of up to one tile: by its top digit when the values allow, else digit by digit.
@@ -290,12 +307,15 @@ template <class Policy, bool Descending, class Key, class Value>
 __device__ __forceinline__ void sort_segment_tile(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
                                                   Value* d_values_out, int valid, int begin_bit, int end_bit,
                                                   segment_tile_storage<Policy, Key, Value>& s) {
-  if constexpr (sorts_by_top_digit_v<Policy, Key, Value>)
-    sort_tile_by_top_digit<Policy, Descending>(d_keys_in, d_keys_out, d_values_in, d_values_out, valid, begin_bit,
-                                               end_bit, s);
-  else
+  if constexpr (sorts_by_top_digit_v<Policy, Key, Value>) {
+    Key keys[Policy::items_per_thread];
+    load_striped<false>(d_keys_in, valid, keys);
+    sort_loaded_tile_by_top_digit<Policy, Descending>(keys, next_tile_keys<Key>{}, d_keys_out, d_values_in,
+                                                      d_values_out, valid, begin_bit, end_bit, s);
+  } else {
     sort_tile_in_block<Policy, Descending>(d_keys_in, d_keys_out, d_values_in, d_values_out, valid, begin_bit, end_bit,
                                            radix_key_codec<Key>{}, s);
+  }
 }
 
 }  // namespace upsweep::detail
