@@ -163,12 +163,11 @@ TEST_F(SegmentedSortCases, EveryTierOnceOnASmallInput) {
   expect_two_key_types_sorted_each_way(words, doubles, layout);
 }
 
-// The tile tiers' paths (segmented_sort_tile.cuh) on segments of 1000 and 4000 keys: random keys
-// (buckets of a few keys, then compares), keys that differ only in their low 6 bits (one digit
-// holds every difference), one repeated key beside random ones (a bucket over the limit: digit
-// by digit), 64 values with top bits of their own (a bucket of equal keys each, within the
-// limit), and every key equal.
-// A key of one of the tile paths' five patterns (below), from the random word r.
+// A key of one of five patterns, one for each path of the tile tiers (segmented_sort_tile.cuh),
+// from the random word r: random keys (buckets of a few keys, then compares), keys that differ
+// only in their low 6 bits (one digit holds every difference), one repeated key beside random
+// ones (a bucket over the limit: digit by digit), 64 values with top bits of their own (a bucket
+// of equal keys each, within the limit), and every key equal.
 std::uint32_t tile_path_key(int pattern, std::uint64_t r, std::uint64_t seed) {
   switch (pattern) {
     case 0: return static_cast<std::uint32_t>(r);
@@ -182,6 +181,7 @@ std::uint32_t tile_path_key(int pattern, std::uint64_t r, std::uint64_t seed) {
   }
 }
 
+// The five patterns on segments of 1000 and 4000 keys.
 TEST_F(SegmentedSortCases, TileTiersTakeEachPathOfTheirTopDigit) {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -204,11 +204,19 @@ TEST_F(SegmentedSortCases, TileTiersTakeEachPathOfTheirTopDigit) {
   }
 }
 
+// The float whose sort bits (sign flipped if clear, else every bit) are `bits`.
+float float_of_sort_bits(std::uint32_t bits) {
+  const std::uint32_t word = bits & 0x80000000u ? bits ^ 0x80000000u : ~bits;
+  float f;
+  std::memcpy(&f, &word, sizeof f);
+  return f;
+}
+
 // More small-tile segments than resident blocks, so that each block sorts several in turn (pairs
 // of keys of up to 32 bits load the next segment's keys during the current one's last steps:
 // loads_next_keys_early_v). Each segment takes one of the five patterns above at random, so a
 // block's consecutive segments leave by every path; integer keys come back from their words,
-// floats from their staging.
+// floats (the same sort bits) from their staging.
 TEST_F(SegmentedSortCases, BlocksSortSeveralSmallTilesInTurn) {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -222,7 +230,7 @@ TEST_F(SegmentedSortCases, BlocksSortSeveralSmallTilesInTurn) {
     for (std::int64_t j = 0; j < sizes[s]; ++j) {
       const std::uint32_t key = tile_path_key(pattern, mix64(seed ^ words.size()), seed);
       words.push_back(key);
-      floats.push_back(static_cast<float>(static_cast<std::int32_t>(key) >> 8));
+      floats.push_back(float_of_sort_bits(key));
     }
   }
   expect_two_key_types_sorted_each_way(words, floats, layout);
