@@ -53,11 +53,12 @@ __device__ __forceinline__ void for_each_block_segment(const Segments& segments,
   }
 }
 
-// Small tiles of pairs with keys of up to 32 bits load the block's next segment's keys while the
-// current one is stored (H200, 1000 rows of 1000 i32 keys with int64 values: 0.0172 -> 0.0165 ms).
-// Elsewhere the registers they hold cost occupancy: the large tile of u32 pairs went from 64 to 88
-// (one block an SM instead of two, 10^4 segments of avg 1000 pairs 0.230 -> 0.270 ms), and the
-// small tile of keys alone from 48 to 63 (rows of 1000 keys 0.0152 -> 0.0155).
+// Small tiles of pairs that sort by their top digit (keys of up to 32 bits, values staged apart:
+// sorts_by_top_digit_v) load the block's next segment's keys while the current one is stored
+// (H200, 1000 rows of 1000 i32 keys with int64 values: 0.0172 -> 0.0165 ms). Elsewhere the
+// registers they hold cost occupancy: the large tile of u32 pairs went from 64 to 88 (one block
+// an SM instead of two, 10^4 segments of avg 1000 pairs 0.230 -> 0.270 ms), and the small tile
+// of keys alone from 48 to 63 (rows of 1000 keys 0.0152 -> 0.0155).
 template <class Policy, class Key, class Value>
 inline constexpr bool loads_next_keys_early_v = sorts_by_top_digit_v<Policy, Key, Value> &&
                                                 packs_digit_place_v<Key> && has_values_v<Value> &&

@@ -210,7 +210,8 @@ __device__ __forceinline__ void store_striped_tile(Key* d_keys_out, Value* d_val
 }
 
 // The keys of the block's next tile (none: d_keys null), loaded into the current tile's key
-// registers as soon as they are free, so that the load overlaps the current tile's last steps.
+// registers as soon as they are free: before the in-bucket counts and stores where keys go by
+// their buckets, else after the tile's stores, so that the load overlaps the next tile's start.
 template <class Key>
 struct next_tile_keys {
   const Key* d_keys = nullptr;
