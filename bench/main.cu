@@ -37,11 +37,12 @@ Rows are named suite/case/impl/n, e.g. core/inclusive_sum_i32/cub/1000000.
   --suite LIST     core, seeds, sort, compact, histogram, topk, segsort, host, dist, tune or all,
                    comma-separated; all is the five on-device comparative suites (topk, segsort,
                    host, dist and tune run only when named; topk: the k largest of 2^20, 2^26, 2^28
-                   f32 and bf16 keys, its CUB 3.5 rows from upsweep-bench-cub35; segsort: segmented
+                   f32 and bf16 keys; segsort: segmented
                    sorts of 10^6 segments of 32 and 1000 items, 100 of 10^6, and rows; host: host-to-host
                    sorts of 2^28 and 2^32 items, up to 64 GB of host memory; dist: the sort across
                    1..8 logical ranks on one GPU). Without --suite every row
-                   is registered and --benchmark_filter alone chooses
+                   is registered and --benchmark_filter alone chooses. CUB 3.5's rows of the
+                   sort and topk suites come from upsweep-bench-cub35
   --sizes LIST     comma-separated: a value (1000, 1e6, 2^28, 64k, 16M, 1G, 4Mi) runs every selected
                    row at exactly that n; a range A..B keeps each row's own sizes that lie inside it
                    (core, seeds: 1e2..1e9; compact: 1e2..1e8, 1e9 for the headline cases; sort: 2^16,

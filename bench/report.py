@@ -25,8 +25,9 @@ log-log) and seeds_reduce.png (GB/s against n, log-log).
 Rows are named suite/case/impl/n; medians come from the `median` aggregates when present, else
 from the repetitions themselves. Several JSON files are merged (a later file's row replaces an
 earlier one's). The CUB reference of a row is the fastest row at the same suite, case and n whose
-impl starts with `cub` (sort: `cub32` and `cub64`; the headline partition: `cub` and `cub32`), so
-Upsweep is compared with CUB's best. Seeds rows compare with the core suite's `cub` row (scan:
+impl starts with `cub` (sort: `cub32` and `cub64`, and CUB 3.5's `cub35` and `cub35_64` from
+upsweep-bench-cub35; the headline partition: `cub` and `cub32`), so Upsweep is compared with CUB's
+best. Seeds rows compare with the core suite's `cub` row (scan:
 inclusive_sum_i32, reduce: reduce_sum_i32); tune rows without CUB rows of their own with the core
 or histogram suite's `cub` row of the same case.
 """

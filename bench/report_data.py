@@ -41,8 +41,8 @@ SEED_000 = {"lengths": [10 ** e for e in range(2, 10)],
                      ("CUB", [0.03, 0.03, 0.03, 0.04, 0.04, 0.07, 0.87, 8.69])]}
 CORE_OF_SEEDS = {"scan": "inclusive_sum_i32", "reduce": "reduce_sum_i32"}  # the core rows beside each ladder
 TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-IMPL_ORDER = {"upsweep": 0, "upsweep_sorted": 1, "cub": 2, "cub32": 3, "cub64": 4, "cub35": 5, "thrust": 6,
-              "torch": 7, "torch_sorted": 8, "copy": 9}
+IMPL_ORDER = {"upsweep": 0, "upsweep_sorted": 1, "cub": 2, "cub32": 3, "cub64": 4, "cub35": 5, "cub35_64": 6,
+              "thrust": 7, "torch": 8, "torch_sorted": 9, "copy": 10}
 SUITES = ["core", "sort", "compact", "histogram", "topk", "tune"]
 PLOTTED_SUITES = ["core", "sort", "compact", "histogram"]
 MATPLOTLIB_HINT = ("--plot needs matplotlib, which this python3 cannot import: install python3-matplotlib "

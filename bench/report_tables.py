@@ -79,7 +79,7 @@ def copy_gbps(results, case, n):
 
 
 def cub_reference(results, suite, case, n):
-    """The fastest row at (suite, case, n) whose impl starts with 'cub' (cub, cub32, cub64), as
+    """The fastest row at (suite, case, n) whose impl starts with 'cub' (cub, cub32, cub64, cub35), as
     (impl, entry); seeds and tune fall back on the core (or histogram) suite's cub row."""
     rows = [(i, v) for (s, c, i, m), v in results.items() if (s, c, m) == (suite, case, n) and i.startswith("cub")]
     if not rows:
@@ -100,7 +100,8 @@ def suite_cases(results, suite):
 
 
 def case_impls(results, suite, case):
-    return sorted({i for (s, c, i, _) in results if (s, c) == (suite, case)}, key=lambda i: (IMPL_ORDER.get(i, 10), i))
+    return sorted({i for (s, c, i, _) in results if (s, c) == (suite, case)},
+                  key=lambda i: (IMPL_ORDER.get(i, len(IMPL_ORDER)), i))
 
 
 def suite_tables(results, suite):
@@ -263,7 +264,7 @@ def write_csv(results, errors, path):
             rows.append(list(key) + [None, None, None, message])
         else:
             rows.append([key, "", "", None, None, None, None, message])
-    rows.sort(key=lambda r: (r[0], r[1], IMPL_ORDER.get(r[2], 10), r[2], r[3] or 0))
+    rows.sort(key=lambda r: (r[0], r[1], IMPL_ORDER.get(r[2], len(IMPL_ORDER)), r[2], r[3] or 0))
 
     def num(x, spec):
         return "" if x is None else format(x, spec)

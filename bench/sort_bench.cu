@@ -13,10 +13,10 @@
 #include <upsweep/sort/device_radix_sort.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cuda/std/functional>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <thrust/execution_policy.h>
-#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sort.h>
 #include <thrust/transform_reduce.h>
@@ -46,6 +46,15 @@ enum class key_pattern {
 };
 
 enum class sorter { upsweep, cub32, cub64, thrust };
+
+// Built a second time into upsweep-bench-cub35 against the newest CCCL's headers
+// (UPSWEEP_BENCH_CUB35): then only CUB's rows, named cub35 (32-bit counts) and cub35_64, on the
+// same inputs and checks; report.py takes the fastest cub* row of a case as the reference.
+#ifdef UPSWEEP_BENCH_CUB35
+inline constexpr bool cub_rows_only = true;
+#else
+inline constexpr bool cub_rows_only = false;
+#endif
 
 constexpr std::uint32_t low_8_bits_high_part = 0x9e377900u;
 
@@ -240,7 +249,7 @@ template <class Key, class Value>
 std::uint64_t fingerprint(const Key* keys, const Value* values, std::int64_t n, cudaStream_t s) {
   return thrust::transform_reduce(thrust::cuda::par.on(s), thrust::counting_iterator<std::int64_t>(0),
                                   thrust::counting_iterator<std::int64_t>(n), pair_fingerprint<Key, Value>{keys, values},
-                                  std::uint64_t{0}, thrust::plus<std::uint64_t>());
+                                  std::uint64_t{0}, cuda::std::plus<std::uint64_t>());
 }
 
 // After the timing (the last iteration's output): keys in order, and the same pairs as the input.
@@ -263,11 +272,16 @@ void sort_row(benchmark::State& state, sorter impl, key_pattern pattern) {
   guarded(state, [&] {
     if (skip_unless_memory_fits(state, data * (needs_out ? 4 : 3))) return;
     sort_arrays<Key, Value> a(n, needs_out, pattern);
-    switch (impl) {
-      case sorter::upsweep: upsweep_sort<Policy>(state, a); break;
-      case sorter::cub32: cub_sort<int>(state, a); break;
-      case sorter::cub64: cub_sort<std::int64_t>(state, a); break;
-      case sorter::thrust: thrust_sort(state, a); break;
+    if constexpr (cub_rows_only) {
+      if (impl == sorter::cub32) cub_sort<int>(state, a);
+      else cub_sort<std::int64_t>(state, a);
+    } else {
+      switch (impl) {
+        case sorter::upsweep: upsweep_sort<Policy>(state, a); break;
+        case sorter::cub32: cub_sort<int>(state, a); break;
+        case sorter::cub64: cub_sort<std::int64_t>(state, a); break;
+        case sorter::thrust: thrust_sort(state, a); break;
+      }
     }
     state.counters["keys/s"] =
         benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
@@ -298,8 +312,11 @@ std::vector<std::int64_t> type_sizes() {
 template <class Key, class Value = no_values>
 void register_sort_case(const std::string& row, key_pattern pattern = key_pattern::uniform,
                         const std::vector<std::int64_t>& sizes = sort_sizes()) {
-  const std::pair<sorter, const char*> impls[] = {
-      {sorter::upsweep, "upsweep"}, {sorter::cub32, "cub32"}, {sorter::cub64, "cub64"}, {sorter::thrust, "thrust"}};
+  const std::vector<std::pair<sorter, const char*>> impls =
+      cub_rows_only ? std::vector<std::pair<sorter, const char*>>{{sorter::cub32, "cub35"}, {sorter::cub64, "cub35_64"}}
+                    : std::vector<std::pair<sorter, const char*>>{
+                          {sorter::upsweep, "upsweep"}, {sorter::cub32, "cub32"}, {sorter::cub64, "cub64"},
+                          {sorter::thrust, "thrust"}};
   for (const auto& [impl, name] : impls) {
     add_row("sort/" + row + "/" + name, sizes, 0.1, [impl = impl, pattern](benchmark::State& state) {
       sort_row<Key, Value>(state, impl, pattern);
@@ -382,10 +399,12 @@ const bool registered = register_later([] {
   register_sort_case<std::uint32_t, value16>("pairs_u32_v16", uniform, type_sizes());
   register_sort_case<std::uint64_t, std::uint64_t>("pairs_u64_u64", uniform, type_sizes());
 
+#ifndef UPSWEEP_BENCH_CUB35
   register_sort_tuning_case<std::uint32_t, no_values, 4, 350>("sort_keys_u32");
   register_sort_tuning_case<std::uint64_t, no_values, 4, 350>("sort_keys_u64");
   register_sort_tuning_case<std::uint32_t, std::uint32_t, 1, 0>("sort_pairs_u32_u32");
   register_sort_tuning_case<std::uint64_t, std::uint32_t, 1, 0>("sort_pairs_u64_u32");
+#endif
 });
 
 }  // namespace

@@ -205,12 +205,13 @@ run_soak() {
 }
 
 # NAME ARGS...: one upsweep-bench process (its own JSON, so a run cut short loses only itself).
+# With BENCH_EXE set, that benchmark program instead.
 bench_jsons=()
 run_bench() {
-  local name=$1 t0 rc
+  local name=$1 exe=${BENCH_EXE:-upsweep-bench} t0 rc
   shift
   t0=$(date +%s)
-  timeout 540 "$bin/bench/upsweep-bench" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
+  timeout 540 "$bin/bench/$exe" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/bench-$name.json" --benchmark_out_format=json "$@" >"$out/bench-$name.log" 2>&1
   rc=$?; ((rc)) && { status=1; tail -20 "$out/bench-$name.log"; }
   if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out/bench-$name.json" 2>/dev/null; then
@@ -221,6 +222,16 @@ run_bench() {
   grep -E "_median" "$out/bench-$name.log" | sed 's|/min_time:[0-9.]*||; s|/manual_time_median||' |
     awk '{printf "%-60s %10s %s\n", $1, $2, $3}' >>"$out/bench-medians.txt"
   note "benchmark $name: rc $rc in $(( $(date +%s) - t0 )) s (reps $reps)"
+}
+
+# The newest CUB's rows of the same cases (upsweep-bench-cub35, built where tools/install-deps.sh
+# --cccl fetched the CCCL 3.5 headers), for the suites that have them: sort and topk.
+run_bench_cub35() {
+  if [ -x "$bin/bench/upsweep-bench-cub35" ]; then
+    BENCH_EXE=upsweep-bench-cub35 run_bench "$1-cub35" --suite "$1"
+  else
+    note "benchmark $1-cub35: not in these binaries (no CCCL 3.5 headers where they were built)"
+  fi
 }
 
 # Suite gpus: upsweep-bench-gpus, the sort across this machine's GPUs over NCCL (its own program:
@@ -245,6 +256,7 @@ run_benchmarks() {
   if [ -n "$suites" ] && [ "$suites" != none ]; then
     for suite in ${suites//,/ }; do
       if [ "$suite" = gpus ]; then run_bench_gpus; else run_bench "$suite" --suite "$suite"; fi
+      case $suite in sort | topk) run_bench_cub35 "$suite" ;; esac
     done
   fi
   [ -n "$bench_filter" ] && run_bench filter --benchmark_filter="$bench_filter"

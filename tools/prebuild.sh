@@ -47,6 +47,7 @@ else
      package-consumer/consumer_cxx/sort_and_compact package-consumer/consumer_cuda/struct_sort \
      tools/soak/upsweep-soak "$root/$out/")
   [ -x build/gpu/tests/upsweep_nccl_tests ] && (cd build/gpu && cp --parents tests/upsweep_nccl_tests "$root/$out/")
+  [ -x build/gpu/bench/upsweep-bench-cub35 ] && (cd build/gpu && cp --parents bench/upsweep-bench-cub35 "$root/$out/")
   [ -x build/gpu/bench/upsweep-bench-gpus ] &&
     (cd build/gpu && cp --parents bench/upsweep-bench-gpus bench/upsweep-bench-nccl-sizes "$root/$out/")
   [ -x build/gpu/package-consumer/consumer_nccl/dist_sort ] &&
