@@ -5,6 +5,7 @@
 #include <upsweep/scan/device_reduce.cuh>
 #include <upsweep/scan/device_scan.cuh>
 #include <upsweep/scan/tile_state.cuh>
+#include <upsweep/util/arguments.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
 #include "../support/reference.hpp"
@@ -147,6 +148,21 @@ TEST(Arguments, TooSmallCallerStorageIsRejectedBeforeAnyLaunch) {
   ASSERT_EQ(cudaSuccess, upsweep::reduce_sum(nullptr, needed, in, out, n));
   given = needed - 1;
   EXPECT_EQ(cudaErrorInvalidValue, upsweep::reduce_sum(fake_device_pointer(), given, in, out, n));
+}
+
+// The vector and cp.async paths (reduce-ahead scan and select) are chosen by is_aligned_16: a
+// mutable pointer must qualify as a const one does (it once bound to the iterators' overload).
+TEST(Arguments, AlignedPointersTakeTheFastPathsConstOrNot) {
+  alignas(16) static int items[8];
+  int* mutable_items = items;
+  const int* const_items = items;
+  EXPECT_TRUE(upsweep::detail::is_aligned_16(mutable_items));
+  EXPECT_TRUE(upsweep::detail::is_aligned_16(const_items));
+  EXPECT_FALSE(upsweep::detail::is_aligned_16(mutable_items + 1));
+  EXPECT_FALSE(upsweep::detail::is_aligned_16(const_items + 1));
+  auto* as_long = reinterpret_cast<long long*>(items);
+  EXPECT_TRUE(upsweep::detail::is_aligned_16(as_long));
+  EXPECT_FALSE(upsweep::detail::is_aligned_16(std::vector<int>::const_iterator{}));
 }
 
 TEST(Errors, CudaErrorNamesTheCallAndTheError) {

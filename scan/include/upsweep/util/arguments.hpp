@@ -49,15 +49,13 @@ bool ranges_overlap_partly(const A& a, const B& b, std::int64_t num_items) {
   return ranges_overlap(a, b, num_items);
 }
 
-// Whether an input may take the 16-byte vector and cp.async paths: a pointer 16-byte aligned
-// (iterators never are).
-template <class T>
-bool is_aligned_16(const T* ptr) {
-  return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0;
-}
+// Whether an input may take the 16-byte vector and cp.async paths: a pointer, const or not,
+// 16-byte aligned (iterators never are). One template: beside an overload for `const T*`, a
+// plain `int*` bound better to the iterators' overload and lost the fast paths.
 template <class It>
-bool is_aligned_16(const It&) {
-  return false;
+bool is_aligned_16(const It& it) {
+  if constexpr (std::is_pointer_v<It>) return reinterpret_cast<std::uintptr_t>(it) % 16 == 0;
+  else return false;
 }
 
 }  // namespace upsweep::detail
