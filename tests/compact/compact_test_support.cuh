@@ -41,6 +41,14 @@ constexpr std::int64_t tile_of() {
   return default_select_policy<T>::tile_items;
 }
 
+// The 8-byte default's shapes (reduce-ahead 128 x 16, a block per tile of 256 x 8 for few tiles)
+// on two persistent blocks, so that small inputs reduce ahead too.
+struct two_block_wide_reduce_ahead
+    : select_policy<128, 16, tile_io::transpose, default_look_back_delay_ns, 8, 0, tile_schedule::reduce_ahead, 2> {
+  using few_tiles = select_policy<256, 8, tile_io::transpose, default_look_back_delay_ns, 4, 1200,
+                                  tile_schedule::block_per_tile, 2>;
+};
+
 struct is_marked {
   template <class T>
   __host__ __device__ bool operator()(const T& item) const {

@@ -3,6 +3,7 @@
 // boundaries, in place, flags of a non-bool type, device lambdas, both API layers, a CUDA graph,
 // and past 2^31 items with more than 2^31 selected.
 #include <upsweep/compact/device_select.cuh>
+#include <upsweep/compact/device_unique.cuh>
 
 #include "compact_test_support.cuh"
 
@@ -131,6 +132,30 @@ TEST_F(DeviceSelect, ReduceAheadOnTwoBlocksMatchesCopyIfInAndOutOfPlace) {
   for_each_marked_input<int>(sizes, every_pattern(), seed, [&](const std::vector<int>& in) {
     run_compact<int>(in, select, copy_marked(in));
     run_compact<int>(in, select, copy_marked(in), true);
+  });
+}
+
+// The same for 8-byte items on the 8-byte default's shapes, and unique on them.
+TEST_F(DeviceSelect, WideReduceAheadOnTwoBlocksMatchesTheHostInAndOutOfPlace) {
+  using T = std::uint64_t;
+  using policy = two_block_wide_reduce_ahead;
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const auto select = [](void* t, std::size_t& b, const T* in, T* out, std::int64_t* c, std::int64_t n,
+                         cudaStream_t s) { return upsweep::select_if<policy>(t, b, in, out, c, n, is_marked{}, s); };
+  const auto unique = [](void* t, std::size_t& b, const T* in, T* out, std::int64_t* c, std::int64_t n,
+                         cudaStream_t s) { return upsweep::unique<policy>(t, b, in, out, c, n, s); };
+  const std::int64_t sizes[] = {2048, 3 * 2048 + 5, 16 * 2048, max_test_items(999983)};
+  for_each_marked_input<T>(sizes, every_pattern(), seed, [&](const std::vector<T>& in) {
+    run_compact<T>(in, select, copy_marked(in));
+    run_compact<T>(in, select, copy_marked(in), true);
+    // Runs where the marks say so: a marked item repeats the one before it.
+    std::vector<T> runs(in);
+    for (std::size_t i = 1; i < runs.size(); ++i)
+      if (is_marked{}(in[i])) runs[i] = runs[i - 1];
+    std::vector<T> heads;
+    std::unique_copy(runs.begin(), runs.end(), std::back_inserter(heads));
+    run_compact<T>(runs, unique, heads);
   });
 }
 

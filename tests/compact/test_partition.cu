@@ -37,7 +37,7 @@ void check_partition(const std::vector<T>& in) {
 
 template <class T>
 class PartitionTyped : public gpu_test {};
-using partition_types = ::testing::Types<std::uint8_t, rgb3, std::int32_t, vec12, vec16>;
+using partition_types = ::testing::Types<std::uint8_t, rgb3, std::int32_t, std::uint64_t, vec12, vec16>;
 TYPED_TEST_SUITE(PartitionTyped, partition_types);
 
 TYPED_TEST(PartitionTyped, ReversesTheRejectedSideAtEverySizeAndPattern) {
@@ -56,7 +56,8 @@ TYPED_TEST(PartitionTyped, ReversesTheRejectedSideAtEverySizeAndPattern) {
 
 class Partition : public gpu_test {};
 
-// Reduce-ahead on two blocks from three tiles on, and a block per tile.
+// Reduce-ahead on two blocks from three tiles on, and a block per tile; 8-byte items on the
+// 8-byte default's shapes.
 TEST_F(Partition, BothSchedulesMatchTheHost) {
   using two_block_reduce_ahead = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6, 0,
                                                tile_schedule::reduce_ahead, 2>;
@@ -69,6 +70,7 @@ TEST_F(Partition, BothSchedulesMatchTheHost) {
       const auto in = marked_items<int>(n, p, seed + n);
       check_partition<two_block_reduce_ahead>(in);
       check_partition<block_per_tile>(in);
+      check_partition<two_block_wide_reduce_ahead>(marked_items<std::uint64_t>(n, p, seed + n));
       if (::testing::Test::HasFatalFailure()) return;
     }
   }

@@ -1,5 +1,5 @@
 // The predicate contracts of device_select.cuh (once per item) and device_partition.cuh (once, or
-// in the two-kernel form of 4-byte aligned items at most twice, every item alike) on every
+// in the two-kernel form of 4- and 8-byte aligned items at most twice, every item alike) on every
 // dispatch path: a block per tile, the reduce-ahead schedule, the one-pass and two-kernel
 // partitions; never on items past the end. The items are their own indices, so the predicate counts its calls per item in device
 // memory; the results are checked against the host too.
@@ -18,9 +18,10 @@ namespace {
 struct counting_predicate {
   unsigned* calls;
   unsigned bit = 13;  // of the hash that decides
-  __device__ bool operator()(int item) const {
+  template <class T>
+  __device__ bool operator()(T item) const {
     atomicAdd(calls + item, 1u);
-    return selected(item, bit);
+    return selected(static_cast<int>(item), bit);
   }
   __host__ __device__ static bool selected(int item, unsigned bit = 13) {
     return (static_cast<unsigned>(item) * 2654435761u >> bit) & 1u;
@@ -42,17 +43,19 @@ const char* name_of(call c) {
   }
 }
 
-// Runs `c` with Policy on 0..n-1 and checks every item's calls, the count, and the output.
-template <class Policy>
+// Runs `c` with Policy on 0..n-1 (items of type T) and checks every item's calls, the count, and
+// the output.
+template <class Policy, class T = int>
 void expect_one_call_per_item(call c, std::int64_t n) {
-  SCOPED_TRACE(std::string(name_of(c)) + ", n = " + std::to_string(n));
-  std::vector<int> in(static_cast<std::size_t>(n));
-  std::iota(in.begin(), in.end(), 0);
-  device_buffer<int> d_in(in), d_out(n + 1);
+  SCOPED_TRACE(std::string(name_of(c)) + ", n = " + std::to_string(n) + ", " + std::to_string(sizeof(T)) +
+               "-byte items");
+  std::vector<T> in(static_cast<std::size_t>(n));
+  std::iota(in.begin(), in.end(), T{0});
+  device_buffer<T> d_in(in), d_out(n + 1);
   device_buffer<unsigned> d_calls(n + 1);
   device_buffer<std::int64_t> d_count(1);
   check(cudaMemset(d_calls.data(), 0, static_cast<std::size_t>(n + 1) * sizeof(unsigned)), "cudaMemset");
-  check(cudaMemset(d_out.data(), 0xA5, static_cast<std::size_t>(n + 1) * sizeof(int)), "cudaMemset");
+  check(cudaMemset(d_out.data(), 0xA5, static_cast<std::size_t>(n + 1) * sizeof(T)), "cudaMemset");
   const counting_predicate pred{d_calls.data()};
   std::size_t bytes = 0;
   const auto run = [&](void* temp) {
@@ -74,24 +77,29 @@ void expect_one_call_per_item(call c, std::int64_t n) {
   // The partition's two-kernel form (the dispatch's own test: past one wave) may flag twice,
   // every item alike.
   bool one_wave = true;
-  if (c == call::partition && n > detail::one_block_partition_policy<Policy, int>::tile_items)
-    check(detail::partition_fits_one_wave<Policy, int*, int*, counting_predicate>(n, one_wave), "occupancy");
+  using one_pass = detail::few_tiles_policy_t<Policy>;
+  if (c == call::partition && n > detail::one_block_partition_policy<one_pass, T>::tile_items)
+    check(detail::partition_fits_one_wave<one_pass, T*, T*, counting_predicate>(n, one_wave), "occupancy");
   const std::vector<unsigned> calls = d_calls.download();
   const unsigned expected = one_wave ? 1u : calls[0];
   EXPECT_TRUE(expected == 1u || expected == 2u) << "item 0 was shown to the predicate " << expected << " times";
+  // Two kernels on the reduce-ahead schedule flag every tile twice: that path must have run.
+  if (c == call::partition && !one_wave && Policy::schedule == tile_schedule::reduce_ahead &&
+      Policy::persistent_grid_limit > 0)
+    EXPECT_EQ(2u, expected) << "the reduce-ahead schedule did not run";
   std::int64_t wrong = 0;
   for (std::int64_t i = 0; i < n; ++i)
     if (calls[i] != expected && wrong++ == 0)
       ADD_FAILURE() << "item " << i << " was shown to the predicate " << calls[i] << " times, not " << expected;
   EXPECT_EQ(0, wrong) << "items called other than " << expected << " times";
   EXPECT_EQ(0u, calls[n]) << "the predicate saw an item past the end";
-  std::vector<int> kept, rejected;
-  for (int i : in) (counting_predicate::selected(i) ? kept : rejected).push_back(i);
+  std::vector<T> kept, rejected;
+  for (T i : in) (counting_predicate::selected(static_cast<int>(i)) ? kept : rejected).push_back(i);
   const std::int64_t count = d_count.download()[0];
   if (c == call::remove_if) std::swap(kept, rejected);
   ASSERT_EQ(static_cast<std::int64_t>(kept.size()), count);
   if (c == call::count_if) return;
-  const std::vector<int> out = d_out.download(c == call::partition ? n : count);
+  const std::vector<T> out = d_out.download(c == call::partition ? n : count);
   EXPECT_TRUE(std::equal(kept.begin(), kept.end(), out.begin())) << "the kept items";
   if (c == call::partition)
     EXPECT_TRUE(std::equal(rejected.begin(), rejected.end(), out.begin() + count)) << "the rejected items, in order";
@@ -166,11 +174,16 @@ TEST_F(PredicateCalls, TheReduceAheadScheduleCallsThePredicateOnceAnItem) {
 }
 
 // The default policy: one block, the grid barrier's one pass, and past a wave the two kernels
-// (reduce-ahead select, then the reversal).
+// (reduce-ahead select, then the reversal); 8-byte items have a shape of their own.
 TEST_F(PredicateCalls, TheDefaultPathsCallThePredicateOnceAnItem) {
   for (call c : {call::select_if, call::count_if, call::partition})
     for (std::int64_t n : {std::int64_t{11264}, std::int64_t{3 * 4096 + 1}, max_test_items(10'000'019)})
       expect_one_call_per_item<default_select_policy<int>>(c, n);
+  // 8-byte items: around their 2048-item tile and the one-block partition's 5632.
+  for (call c : {call::select_if, call::count_if, call::partition})
+    for (std::int64_t n : {std::int64_t{2048}, std::int64_t{2049}, std::int64_t{5632}, std::int64_t{5633},
+                           max_test_items(10'000'019)})
+      expect_one_call_per_item<default_select_policy<long long>, long long>(c, n);
 }
 
 }  // namespace

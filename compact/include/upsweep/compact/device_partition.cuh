@@ -19,11 +19,11 @@
 //    a count's top two bits).
 // Not in place: d_out must not overlap d_in (cudaErrorInvalidValue for raw pointers). The
 // predicate is called on the device, never past the end, once per item, except on the
-// reduce-ahead schedule (4-byte items from a 16-byte aligned pointer, more tiles than resident
-// blocks), where the select kernel flags a tile on each of its two visits: twice per item there
-// (keeping the flags between them, as select does, made that pass 1.35x slower). Core and
-// convenience layers as in device_select.cuh; the forms returning the split point to the host
-// synchronise the stream.
+// reduce-ahead schedule (4- and 8-byte items from a 16-byte aligned pointer, more tiles than
+// resident blocks), where the select kernel flags a tile on each of its two visits: twice per
+// item there (keeping the flags between them, as select does, made that pass 1.35x slower).
+// Core and convenience layers as in device_select.cuh; the forms returning the split point to
+// the host synchronise the stream.
 #pragma once
 
 #include <upsweep/compact/detail/host_count.hpp>

@@ -112,13 +112,14 @@ cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_b
     UPSWEEP_CUDA_RETURN((prepare_select<Policy, select_output::partitioned_in_order>(
         d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, tile_counts)));
     using item_t = typename cuda::std::iterator_traits<InputIt>::value_type;
-    bool one_wave = num_items <= one_block_partition_policy<Policy, item_t>::tile_items;
+    using one_pass = few_tiles_policy_t<Policy>;  // the same tile, so the same storage
+    bool one_wave = num_items <= one_block_partition_policy<one_pass, item_t>::tile_items;
     if (!one_wave) {
-      UPSWEEP_CUDA_RETURN((partition_fits_one_wave<Policy, InputIt, OutputIt, Pred>(num_items, one_wave)));
+      UPSWEEP_CUDA_RETURN((partition_fits_one_wave<one_pass, InputIt, OutputIt, Pred>(num_items, one_wave)));
     }
     if (one_wave) {
-      const cudaError_t status = launch_partition_one_wave<Policy>(tile_counts, d_in, d_out, d_num_selected,
-                                                                   num_items, pred, stream);
+      const cudaError_t status = launch_partition_one_wave<one_pass>(tile_counts, d_in, d_out, d_num_selected,
+                                                                     num_items, pred, stream);
       if (status != cudaErrorCooperativeLaunchTooLarge) return status;
       // Refused: fewer blocks fit than the occupancy query said (the GPU is partitioned, say). The
       // refusal is no fault of the stream's; clear it and take two kernels.

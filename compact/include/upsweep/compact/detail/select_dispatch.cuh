@@ -110,8 +110,9 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
       }
     }
   }
-  select_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(d_in, d_out, d_num_selected, num_items,
-                                                                           num_tiles, source, state);
+  using block_per_tile = few_tiles_policy_t<Policy>;
+  select_kernel<block_per_tile, Output><<<grid, block_per_tile::block_threads, 0, stream>>>(
+      d_in, d_out, d_num_selected, num_items, num_tiles, source, state);
   return cudaGetLastError();
 }
 

@@ -1,5 +1,5 @@
-// The select kernel on the reduce-ahead schedule (reduce_ahead_schedule.cuh), for 4-byte items
-// from a 16-byte aligned pointer; select_kernels.cuh has the tile routines it shares.
+// The select kernel on the reduce-ahead schedule (reduce_ahead_schedule.cuh), for 4- and 8-byte
+// items from a 16-byte aligned pointer; select_kernels.cuh has the tile routines it shares.
 #pragma once
 
 #include <upsweep/compact/detail/reduce_ahead_schedule.cuh>

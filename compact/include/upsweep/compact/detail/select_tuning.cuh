@@ -7,6 +7,8 @@
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 
+#include <cuda/std/type_traits>
+
 namespace upsweep {
 
 template <int BlockThreads, int ItemsPerThread, tile_io Io = tile_io::transpose,
@@ -47,7 +49,8 @@ constexpr int default_select_items_per_thread() {
 // Resident blocks asked of ptxas. 4-byte items: 6 (40 registers, a few spilled bytes), measured
 // best (H200 2026-11-21, select_if int32 50 % at 10^9: 2.88 ms at 6, 3.02 at 5, 3.37 at 3 or 4,
 // 64 registers). Other sizes, not measured: the most without spills (sm_90, CUDA 13), 4 for 8- and
-// 16-byte items, 3 for 1- and 2-byte items, which spill at 4 in select_flagged.
+// 16-byte items, 3 for 1- and 2-byte items, which spill at 4 in select_flagged. (Select's own
+// 8-byte shape is below; run-length encoding takes these.)
 template <class T>
 constexpr int default_select_min_blocks() {
   return sizeof(T) == 4 ? 6 : (sizeof(T) > 4 ? 4 : 3);
@@ -60,10 +63,42 @@ constexpr int default_select_min_blocks() {
 // 2.53 (600 and 2000 ns: the same); 256 x 32 at 3 blocks with the pause 2.35. Reduce-ahead for
 // 4-byte items, as for the scan (where it measured 1.11x CUB): 2.41 ms; with fewer instructions
 // per item (10a72c8: 32-bit in-tile bounds, the unrolled staged write) 2.22 ms, 1.00x CUB.
+// 8-byte items (H200 2026-11-29, int64 at 10^8, ratios to CUB 3.0 in one run, select_if 1 % / 50
+// %, unique, partition): 256 x 8 at 4 blocks, a block per tile, 0.64x / 0.75x / 0.65x / 0.88x;
+// reduce-ahead 128 x 16 at 8 blocks 0.82x / 0.95x / 0.85x / 1.06x (256 x 8 at 6: 0.78x / 0.92x /
+// 0.88x / 0.99x; 128 x 20 and 192 x 12 in between). Up to 10^5 items the 128-thread block per tile
+// lost to 256 x 8 (partition at 10^3: 0.93x against 1.08x), so that shape stays for few tiles.
+struct wide_select_policy
+    : select_policy<128, 16, tile_io::transpose, default_look_back_delay_ns, 8, 1200, tile_schedule::reduce_ahead> {
+  using few_tiles = select_policy<256, 8, tile_io::transpose, default_look_back_delay_ns, 4, 1200>;
+};
+
 template <class T>
-using default_select_policy =
+using default_select_policy = cuda::std::conditional_t<
+    sizeof(T) == 8, wide_select_policy,
     select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns,
                   detail::default_select_min_blocks<T>(), 1200,
-                  sizeof(T) == 4 ? tile_schedule::reduce_ahead : tile_schedule::block_per_tile>;
+                  sizeof(T) == 4 ? tile_schedule::reduce_ahead : tile_schedule::block_per_tile>>;
+
+namespace detail {
+
+// The block per tile of a reduce-ahead policy: what runs where reducing ahead does not (inputs of
+// no more tiles than resident blocks, iterators, unaligned pointers) and the partition's one-wave
+// pass. The policy itself, unless it names one as `few_tiles`, with the same tile (so the same
+// tile state).
+template <class Policy, class = void>
+struct few_tiles_policy {
+  using type = Policy;
+};
+template <class Policy>
+struct few_tiles_policy<Policy, cuda::std::void_t<typename Policy::few_tiles>> {
+  using type = typename Policy::few_tiles;
+  static_assert(type::tile_items == Policy::tile_items, "one tile state for both schedules");
+  static_assert(type::persistent_grid_limit == Policy::persistent_grid_limit, "one cap for both schedules");
+};
+template <class Policy>
+using few_tiles_policy_t = typename few_tiles_policy<Policy>::type;
+
+}  // namespace detail
 
 }  // namespace upsweep
