@@ -221,8 +221,7 @@ cudaError_t launch_non_trivial_runs(const T* d_in, OffsetIt d_offsets, LengthIt 
             launched, d_in, num_tiles, stream, d_offsets, d_lengths, d_num_runs, num_items, num_tiles, state, eq)));
     if (launched) return cudaSuccess;
   }
-  using block_policy = run_length_block_per_tile_policy<Policy, T>;
-  static_assert(block_policy::tile_items == Policy::tile_items, "the tile state counts the policy's tiles");
+  using block_policy = few_tiles_policy_t<Policy>;  // the same tile, so the same tile state
   non_trivial_runs_kernel<block_policy><<<claiming_grid(num_tiles), block_policy::block_threads, 0, stream>>>(
       d_in, d_offsets, d_lengths, d_num_runs, num_items, num_tiles, state, eq);
   return cudaGetLastError();

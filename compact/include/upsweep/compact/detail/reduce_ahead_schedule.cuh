@@ -70,21 +70,6 @@ __device__ __forceinline__ void reduce_ahead_tiles(long long num_tiles, const St
   }
 }
 
-// A thread's flags as bits (item i at bit i), to be kept in a register from ahead() to behind().
-template <int IPT>
-__device__ __forceinline__ unsigned flag_bits(const bool (&flags)[IPT]) {
-  static_assert(IPT <= 32, "a bit per item in one word");
-  unsigned bits = 0;
-#pragma unroll
-  for (int i = 0; i < IPT; ++i) bits |= flags[i] ? 1u << i : 0u;
-  return bits;
-}
-template <int IPT>
-__device__ __forceinline__ void flags_from_bits(unsigned bits, bool (&flags)[IPT]) {
-#pragma unroll
-  for (int i = 0; i < IPT; ++i) flags[i] = (bits >> i & 1u) != 0;
-}
-
 // Launches a reduce-ahead Kernel(d_in, args...) on the resident blocks when it is worth it (blocks
 // take several tiles, as for select and the scan) and d_in is 16-byte aligned; `launched` says
 // whether it was.

@@ -37,28 +37,29 @@ constexpr int default_run_length_min_blocks() {
   return sizeof(T) == 4 ? 5 : default_select_min_blocks<T>();
 }
 
+// 4-byte items reduce ahead; their block per tile (inputs too small to reduce ahead,
+// few_tiles_policy_t) is the same 4096-item tile as 512 x 8 at two blocks per SM. H100 2026-11-24
+// (tune/run_length_encode_i32_50pct/small_*): 10^3 6.96 us, 10^4 7.80, 10^5 8.46, against 256 x
+// 16's 7.32, 8.31, 8.93 (CUB 7.30, 8.12, 9.04; 128 x 8 was faster at 10^3 only).
+struct run_length_policy_4_byte : select_policy<256, default_select_items_per_thread<int>(), tile_io::transpose,
+                                                default_look_back_delay_ns, default_run_length_min_blocks<int>(), 1200,
+                                                tile_schedule::reduce_ahead> {
+  using few_tiles = select_policy<512, 8, tile_io::transpose, default_look_back_delay_ns, 2, 1200>;
+};
+
 }  // namespace detail
 
 // Select's tile, schedule (reduce-ahead for 4-byte items) and pause before the look-back (used by
-// a block per tile only). Not tuned on its own.
+// a block per tile only). Not tuned on its own, but for the 4-byte block per tile above.
 template <class T>
-using default_run_length_policy =
+using default_run_length_policy = cuda::std::conditional_t<
+    sizeof(T) == 4, detail::run_length_policy_4_byte,
     select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns,
-                  detail::default_run_length_min_blocks<T>(), 1200,
-                  sizeof(T) == 4 ? tile_schedule::reduce_ahead : tile_schedule::block_per_tile>;
+                  detail::default_run_length_min_blocks<T>(), 1200, tile_schedule::block_per_tile>>;
 
 }  // namespace upsweep
 
 namespace upsweep::detail {
-
-// The default policy's block per tile (inputs too small to reduce ahead) for 4-byte items: the
-// same 4096-item tile as 512 x 8 at two blocks per SM. H100 2026-11-24 (tune/run_length_encode_
-// i32_50pct/small_*): 10^3 6.96 us, 10^4 7.80, 10^5 8.46, against 256 x 16's 7.32, 8.31, 8.93
-// (CUB 7.30, 8.12, 9.04; 128 x 8 was faster at 10^3 only). Other policies keep their own.
-template <class Policy, class T>
-using run_length_block_per_tile_policy =
-    cuda::std::conditional_t<cuda::std::is_same_v<Policy, default_run_length_policy<T>> && sizeof(T) == 4,
-                             select_policy<512, 8, tile_io::transpose, default_look_back_delay_ns, 2, 1200>, Policy>;
 
 inline bool packs_run_tallies(std::int64_t num_items) { return num_items <= packed_run_tally_state::max_field; }
 
@@ -99,8 +100,7 @@ cudaError_t launch_run_length_encode(const T* d_in, T* d_unique_out, LengthT* d_
     if (launched) return cudaSuccess;
   }
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
-  using block_policy = run_length_block_per_tile_policy<Policy, T>;
-  static_assert(block_policy::tile_items == Policy::tile_items, "the tile state counts the policy's tiles");
+  using block_policy = few_tiles_policy_t<Policy>;  // the same tile, so the same tile state
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
   run_length_encode_kernel<block_policy><<<grid, block_policy::block_threads, 0, stream>>>(
       d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state, eq);
