@@ -92,16 +92,19 @@ past_2_31='*.Large*:*_huge*'
 deliberate_errors='StickyError.*:Faults.AnAllocationLargerThanTheGpu*'
 # Tests whose sizes cross a default dispatch change that a small UPSWEEP_TEST_MAX_ITEMS would hide:
 # keys and 8-byte pairs take the large-input tiles from 2^20 and 2^24 items; a partition past one
-# wave of tiles takes two kernels.
+# wave of tiles takes two kernels; keys-only sorts of 8- and 16-bit keys count from 2^19 to 2^22.
 dispatch_boundaries='RadixSort/default_u32.pairs_match_cub_bitwise_at_the_largest_test_size'
 dispatch_boundaries+=':RadixSort/default_u64.pairs_match_cub_bitwise_at_the_largest_test_size'
 dispatch_boundaries+=':StablePartition.CoreCallIsCapturedInACudaGraphAndReplays'
+dispatch_boundaries+=':CountingSort/*.the_public_sort_around_the_threshold_matches_cub'
+dispatch_boundaries+=':CountingSort/*.the_double_buffer_selector_follows_the_window_rule'
 # Every primitive and dispatch form once, for a sanitizer that cannot afford the whole binary.
 representative='WarpScan.*:BlockScan.*:TileState.*:DeviceScan.*:DeviceReduce.*:DeviceSelect.*:StablePartition.*'
 representative+=':Partition.*:ReduceByKey.*:ScanByKey.*:NonTrivialRuns.*:SegmentedReduce.*'
 representative+=':DeviceRunLengthEncode.*:Histogram.*:RadixSort/default_u32.*:RadixSort/default_u64.*'
 representative+=':RadixSort/single_tile_u32.*:RadixSort/large_input_u32.*:RadixSortValues/*'
 representative+=':RadixSortDoubleBuffer.*:RadixSortDecomposer.*:RadixSortGraph.*:CompiledApi.*'
+representative+=':CountingSort/u8.*:CountingSort/f16.*'
 
 source "$root/tools/gpu-check-steps.sh"
 
@@ -171,7 +174,7 @@ racecheck_set+=':RadixSortValues/u32.*:RadixSortDoubleBuffer.*:RadixSortDecompos
 racecheck_set+=':HostRadixSort.MatchesTheDeviceSortBitForBit:HostRadixSort.AScratchSortsOutOfCoreInPlace'
 racecheck_set+=':DistRadixSort.*:DistLoopback.*:seed_ladder/*_n513:SegmentedSortCases.EveryTierOnceOnASmallInput'
 racecheck_set+=':SegmentedSortCases.TileTiersTakeEachPathOfTheirTopDigit:PartitionThreeWayTyped/0.*:PartitionThreeWayTyped/2.*'
-racecheck_set+=':PredicateCalls.TheThreeWayPartitionCallsEachPredicateOnceAnItem'
+racecheck_set+=':PredicateCalls.TheThreeWayPartitionCallsEachPredicateOnceAnItem:CountingSort/u8.*:CountingSort/f16.*'
 tier_full_racecheck() {
   ( export UPSWEEP_TEST_SPARSE=1
     run_sanitizer racecheck 13 570 9000 "${user_filter:-$racecheck_set}-$past_2_31:$deliberate_errors" ) || status=1

@@ -32,8 +32,15 @@
 //    it flips when the window needs an odd number of 8-bit digit passes (ceil((end_bit -
 //    begin_bit) / 8)), whatever n is, and stays for an even number or an empty window. Values
 //    flip with their keys. The two buffers must not overlap.
+//  - keys alone of 8 or 16 bits (integers, __half, bf16; no decomposer) over all their bits, from
+//    2^19 keys (8-bit), 2^21 (16-bit integers) or 2^22 (__half, bf16), sort without digit passes:
+//    every key value is counted and the counts expanded into the output (counting_sort_kernels.cuh).
+//    The output is the same, bit for bit, including the input order of -0.0 and +0.0, which then
+//    costs one more read of the input when both occur. The double-buffer selector follows the rule
+//    above all the same. CUB has no such path.
 //  - temporary storage holds an alternate buffer of num_items keys (and values; not for double
-//    buffers), the digit counts and the look-back words; num_items is 64-bit, n = 0 does nothing,
+//    buffers), the digit counts and the look-back words (for the counting sort, at least that:
+//    a size asked for n items serves any smaller n); num_items is 64-bit, n = 0 does nothing,
 //    n >= 2^59 is invalid.
 //  - argsort: d_indices_out = the stable sorting permutation (the input position of each sorted
 //    key), unsigned indices of 32 bits (num_items <= 2^32) or 64; the keys are left unchanged.

@@ -4,6 +4,7 @@
 // synchronisation: which passes are skipped is decided on the device, so the host launches all.
 #pragma once
 
+#include <upsweep/sort/detail/counting_sort_dispatch.cuh>
 #include <upsweep/sort/detail/radix_sort_kernels.cuh>
 #include <upsweep/sort/detail/radix_sort_tuning.cuh>
 #include <upsweep/sort/radix_traits.cuh>
@@ -150,6 +151,26 @@ bool valid_sort_arguments(std::int64_t num_items, int begin_bit, int end_bit) {
          end_bit <= Codec::key_bits;
 }
 
+// Reserves the temporaries of `temp` (the radix sort's) in the blob, or only sizes it; when the
+// counting sort takes these arguments, the size covers its storage too (with scratch for floats
+// unless a double buffer's other buffer serves), so that a size asked for n items serves every
+// smaller n, whichever sort that takes.
+template <class Key, class Value, class Codec, class Temporaries>
+cudaError_t reserve_sort_storage(void* d_temp_storage, std::size_t& temp_storage_bytes, Temporaries& temp,
+                                 std::int64_t num_items, int begin_bit, int end_bit, bool counting_scratch) {
+  if (d_temp_storage == nullptr) {
+    UPSWEEP_CUDA_RETURN(alias_temporaries(nullptr, temp_storage_bytes, temp.allocations, temp.sizes));
+    if constexpr (counting_sort_type_v<Key, Value, Codec>) {
+      if (takes_counting_sort<Key, Value, Codec>(num_items, begin_bit, end_bit)) {
+        const std::size_t counting = counting_sort_storage_bytes<Key>(num_items, counting_scratch);
+        if (temp_storage_bytes < counting) temp_storage_bytes = counting;
+      }
+    }
+    return cudaSuccess;
+  }
+  return alias_temporaries(d_temp_storage, temp_storage_bytes, temp.allocations, temp.sizes);
+}
+
 // The sort from in to out (in == out allowed). A window wider than max_radix_window_bits (struct
 // keys only) is sorted window by window from the least significant one, out sorting in place after
 // the first: LSD radix sort composes, each window's sort being stable.
@@ -169,7 +190,8 @@ cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_
   if (!valid_sort_arguments<Key, Codec>(num_items, begin_bit, end_bit)) return cudaErrorInvalidValue;
 
   radix_sort_temporaries<Policy, Key, Value> temp(num_items, true);
-  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, temp.allocations, temp.sizes));
+  UPSWEEP_CUDA_RETURN((reserve_sort_storage<Key, Value, Codec>(d_temp_storage, temp_storage_bytes, temp, num_items,
+                                                               begin_bit, end_bit, true)));
   if (d_temp_storage == nullptr || num_items == 0) return cudaSuccess;
   if (d_keys_in == nullptr || d_keys_out == nullptr || ranges_overlap_partly(d_keys_in, d_keys_out, num_items))
     return cudaErrorInvalidValue;
@@ -184,6 +206,11 @@ cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_
     return cudaSuccess;
   }
 
+  if constexpr (counting_sort_type_v<Key, Value, Codec>) {
+    if (takes_counting_sort<Key, Value, Codec>(num_items, begin_bit, end_bit))
+      return dispatch_counting_sort<Descending, Key>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, nullptr,
+                                                num_items, stream);
+  }
   if (sorts_in_one_tile<Policy>(num_items))
     return launch_single_tile_sort<Policy, Descending>(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,
                                                        begin_bit, end_bit, codec, stream);
@@ -226,7 +253,8 @@ cudaError_t dispatch_radix_sort_double_buffer(void* d_temp_storage, std::size_t&
   if ((key_selector & ~1) != 0 || (has_values && (value_selector & ~1) != 0)) return cudaErrorInvalidValue;
 
   radix_sort_temporaries<Policy, Key, Value> temp(num_items, false);
-  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, temp.allocations, temp.sizes));
+  UPSWEEP_CUDA_RETURN((reserve_sort_storage<Key, Value, Codec>(d_temp_storage, temp_storage_bytes, temp, num_items,
+                                                               begin_bit, end_bit, false)));
   if (d_temp_storage == nullptr) return cudaSuccess;
   if (num_items > 0) {
     if (d_keys[0] == nullptr || d_keys[1] == nullptr || ranges_overlap(d_keys[0], d_keys[1], num_items))
@@ -237,6 +265,18 @@ cudaError_t dispatch_radix_sort_double_buffer(void* d_temp_storage, std::size_t&
     }
   }
 
+  if constexpr (counting_sort_type_v<Key, Value, Codec>) {
+    if (takes_counting_sort<Key, Value, Codec>(num_items, begin_bit, end_bit)) {
+      // The result goes where the window rule names: the other buffer for 8-bit keys (one pass),
+      // in place for 16-bit keys (two), the other buffer then serving as scratch.
+      const int result = key_selector ^ (radix_window_flips(begin_bit, end_bit) ? 1 : 0);
+      UPSWEEP_CUDA_RETURN(dispatch_counting_sort<Descending>(d_temp_storage, temp_storage_bytes, d_keys[key_selector],
+                                                             d_keys[result], d_keys[key_selector ^ 1], num_items,
+                                                             stream));
+      key_selector = result;
+      return cudaSuccess;
+    }
+  }
   if (sorts_in_one_tile<Policy>(num_items)) {  // one launch into the buffer the window rule names
     int key_result = key_selector, value_result = value_selector;
     for (int low = begin_bit; low < end_bit; low += max_radix_window_bits) {
