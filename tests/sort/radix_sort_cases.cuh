@@ -110,10 +110,17 @@ struct default_policies {
   using policy = void;
 };
 
-// The default's large-input policy (the shape it takes from large_radix_input_items on), run at
-// every test size: the default itself reaches it only past that size. Void where it has none.
-template <class Key, class Value, class Large = typename upsweep::default_radix_sort_policy<Key, Value>::large_input_policy>
-using large_input_policy_or_default = Large;
+// The default's larger shapes, each run at every test size (the default reaches them only past
+// small_radix_input_items and large_radix_input_items): the sized shape alone, without its switch,
+// and the large-input shape (void, the default, where the keys have none).
+template <class Key, class Value>
+using large_input_policy_or_default = typename upsweep::detail::large_input_radix_sort_policy<Key, Value>::type;
+
+struct sized_policies {
+  static constexpr const char* name = "sized";
+  template <class Key, class Value>
+  using policy = upsweep::detail::radix_sort_policy_of_shape<Value, upsweep::detail::default_radix_tile_shape<Key, Value>>;
+};
 
 struct large_input_policies {
   static constexpr const char* name = "large_input";

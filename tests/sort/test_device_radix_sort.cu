@@ -36,7 +36,8 @@ using sort_cases = ::testing::Types<
     sort_case<float, ballot256_policies<4>>, sort_case<std::uint8_t, single_tile_policies>,
     sort_case<std::uint32_t, single_tile_policies>, sort_case<std::uint64_t, single_tile_policies>,
     sort_case<float, single_tile_policies>, sort_case<std::uint32_t, large_input_policies>,
-    sort_case<std::uint64_t, large_input_policies>, sort_case<float, large_input_policies>>;
+    sort_case<std::uint64_t, large_input_policies>, sort_case<float, large_input_policies>,
+    sort_case<std::uint32_t, sized_policies>, sort_case<std::uint64_t, sized_policies>>;
 
 struct sort_case_names {
   template <class Case>
@@ -61,8 +62,10 @@ TYPED_TEST(RadixSort, keys_and_pairs_match_a_stable_host_sort_at_every_size_and_
   SCOPED_TRACE(seed_trace(seed));
   for (const bool pairs : {false, true}) {
     const std::int64_t tile = tile_items_of<TypeParam>(pairs);
+    // 100003: past the sized policy's one tile, below small_radix_input_items (the small tiles' passes).
     for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{1000}, tile - 1, tile,
-                                 tile + 1, 3 * tile + 7, max_test_items((std::int64_t{1} << 20) + 3)}) {
+                                 tile + 1, 3 * tile + 7, max_test_items(100003),
+                                 max_test_items((std::int64_t{1} << 20) + 3)}) {
       for (const distribution d : all_distributions) {
         if (n > 4 * tile && d != distribution::uniform && d != distribution::sixteen_values &&
             d != distribution::low_bits)

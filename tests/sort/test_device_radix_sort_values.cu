@@ -119,12 +119,15 @@ void check_pairs_of(std::uint64_t seed) {
   }
 }
 
-// The default policy, and its policy for large inputs (2^24 items and more) where it has one,
-// run here at the smaller sizes.
+// The default policy, and the shapes it takes for larger inputs (from 2^19 items, and from 2^24
+// or 2^25) where it has them, run here at the smaller sizes.
 template <class Key, class Value>
 void check_default_policies_of(std::uint64_t seed) {
   check_pairs_of<Key, Value>(seed);
-  using large = typename upsweep::default_radix_sort_policy<Key, Value>::large_input_policy;
+  using sized = upsweep::detail::radix_sort_policy_of_shape<Value, upsweep::detail::default_radix_tile_shape<Key, Value>>;
+  using large = typename upsweep::detail::large_input_radix_sort_policy<Key, Value>::type;
+  if constexpr (upsweep::detail::small_input_radix_tile_shape<Key, Value>().threads != 0)
+    check_pairs_of<Key, Value, sized>(seed);
   if constexpr (!std::is_void_v<large>) check_pairs_of<Key, Value, large>(seed);
 }
 

@@ -128,6 +128,22 @@ constexpr bool sorts_in_one_tile(std::int64_t num_items) {
   return Policy::single_tile_sort && num_items > 0 && num_items <= Policy::tile_items;
 }
 
+// Whether a policy leaves the inputs that one tile of its large-input policy holds to that
+// policy's one-launch path (the small-input shape does: a few thousand keys sort faster in one
+// launch of a larger tile than in passes over its small ones).
+template <class Policy, class = void>
+struct defers_one_tile : cuda::std::false_type {};
+template <class Policy>
+struct defers_one_tile<Policy, cuda::std::void_t<decltype(Policy::one_tile_by_large_input_policy)>>
+    : cuda::std::bool_constant<Policy::one_tile_by_large_input_policy> {};
+
+// Whether num_items go to Policy's large-input policy (which must not be void).
+template <class Policy>
+constexpr bool takes_large_input_policy(std::int64_t num_items) {
+  return num_items >= Policy::large_input_items ||
+         (defers_one_tile<Policy>::value && sorts_in_one_tile<typename Policy::large_input_policy>(num_items));
+}
+
 template <class Policy, bool Descending, class Key, class Value, class Codec>
 cudaError_t launch_single_tile_sort(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
                                     Value* d_values_out, std::int64_t num_items, int begin_bit, int end_bit,
@@ -180,7 +196,7 @@ cudaError_t dispatch_radix_sort(void* d_temp_storage, std::size_t& temp_storage_
                                 std::int64_t num_items, int begin_bit, int end_bit, cudaStream_t stream,
                                 const Codec& codec = {}) {
   if constexpr (!cuda::std::is_void_v<typename Policy::large_input_policy>) {
-    if (num_items >= Policy::large_input_items)
+    if (takes_large_input_policy<Policy>(num_items))
       return dispatch_radix_sort<typename Policy::large_input_policy, Descending>(
           d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit,
           end_bit, stream, codec);
@@ -242,7 +258,7 @@ cudaError_t dispatch_radix_sort_double_buffer(void* d_temp_storage, std::size_t&
                                               int& value_selector, std::int64_t num_items, int begin_bit, int end_bit,
                                               cudaStream_t stream, const Codec& codec = {}) {
   if constexpr (!cuda::std::is_void_v<typename Policy::large_input_policy>) {
-    if (num_items >= Policy::large_input_items)
+    if (takes_large_input_policy<Policy>(num_items))
       return dispatch_radix_sort_double_buffer<typename Policy::large_input_policy, Descending>(
           d_temp_storage, temp_storage_bytes, d_keys, key_selector, d_values, value_selector, num_items, begin_bit,
           end_bit, stream, codec);

@@ -82,7 +82,8 @@ inline constexpr bool values_copied_async_v = !cuda::std::is_same_v<Value, no_va
                                               (sizeof(Value) == 4 || sizeof(Value) == 8 || sizeof(Value) == 16) &&
                                               alignof(Value) >= 4;
 
-// Plain keys of 4 or 8 bytes, alone or with values copied async, take two shapes by input size:
+// Plain keys of 4 or 8 bytes, alone or with values copied async, take two shapes by input size
+// (and a third below small_radix_input_items, further down):
 // a tile that leaves several blocks per SM below large_radix_input_items (more tiles to spread
 // over 132 SMs), and above it the largest tile its 80-register cap allows with (almost) no spill
 // (likely, not profiled: each digit's run in a tile is longer, so its scatter leaves fewer partly
@@ -139,6 +140,21 @@ constexpr long long large_radix_input_items() {
   else return widest_radix_element<Key, Value> == 8 ? 1ll << 24 : 1ll << 25;
 }
 
+// Below small_radix_input_items, the keys and pairs that take the two shapes above take 256 x 8 at
+// four blocks: a few tiles leave most SMs idle, and a pass lasts about as long as one tile takes,
+// so smaller tiles finish sooner. A/B in one run (H200, 2026-11-29, ms, default -> 256 x 8): 2^16
+// keys f32 0.0418 -> 0.0313, u64 0.0719 -> 0.0599, pairs u32/u32 0.0485 -> 0.0363, u64/u32
+// 0.0855 -> 0.0716; 2^18 0.0459 -> 0.0381, 0.0817 -> 0.0739, 0.0545 -> 0.0477, 0.0981 -> 0.0940;
+// 2^19 u64 keys 0.0904 -> 0.0969 and u64/u32 0.112 -> 0.129, so not from there. 256 x 4, 256 x 6
+// and 256 x 8 at six blocks were no faster at 2^16 and slower at 2^18.
+inline constexpr long long small_radix_input_items = 1ll << 19;
+
+template <class Key, class Value>
+constexpr radix_tile_shape small_input_radix_tile_shape() {
+  if constexpr (large_input_radix_tile_shape<Key, Value>().threads == 0) return {0, 0, 0};
+  else return {256, 8, 4};
+}
+
 // Pairs walk back one word at a time without pausing, keys read 4 words at once: the faster of
 // each in the tune rows (below).
 template <class Value>
@@ -170,13 +186,29 @@ struct large_input_radix_sort_policy<Key, Value, true> {
   using type = radix_sort_policy_of_shape<Value, large_input_radix_tile_shape<Key, Value>>;
 };
 
+// The shape most inputs take, switching to the large-input one from large_radix_input_items.
+template <class Key, class Value>
+struct sized_radix_sort_policy : radix_sort_policy_of_shape<Value, default_radix_tile_shape<Key, Value>> {
+  using large_input_policy = typename large_input_radix_sort_policy<Key, Value>::type;
+  static constexpr long long large_input_items = large_radix_input_items<Key, Value>();
+};
+
+// The small-input shape where the keys have one, switching to the sized policy from
+// small_radix_input_items (dispatch follows large_input_policy as a chain).
+template <class Key, class Value, bool = small_input_radix_tile_shape<Key, Value>().threads != 0>
+struct small_first_radix_sort_policy : sized_radix_sort_policy<Key, Value> {};
+template <class Key, class Value>
+struct small_first_radix_sort_policy<Key, Value, true>
+    : radix_sort_policy_of_shape<Value, small_input_radix_tile_shape<Key, Value>> {
+  using large_input_policy = sized_radix_sort_policy<Key, Value>;
+  static constexpr long long large_input_items = small_radix_input_items;
+  // Inputs of one sized tile keep its one-launch path (radix_sort_dispatch's defers_one_tile).
+  static constexpr bool one_tile_by_large_input_policy = true;
+};
+
 }  // namespace detail
 
 template <class Key, class Value>
-struct default_radix_sort_policy
-    : detail::radix_sort_policy_of_shape<Value, detail::default_radix_tile_shape<Key, Value>> {
-  using large_input_policy = typename detail::large_input_radix_sort_policy<Key, Value>::type;
-  static constexpr long long large_input_items = detail::large_radix_input_items<Key, Value>();
-};
+struct default_radix_sort_policy : detail::small_first_radix_sort_policy<Key, Value> {};
 
 }  // namespace upsweep

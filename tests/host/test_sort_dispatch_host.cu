@@ -1,7 +1,9 @@
-// The counting sort's host-checkable pieces, without a GPU: its bins are a bijection of the key
-// bits in the radix sort's order with -0.0 and +0.0 side by side, its chunks cover the input in
-// aligned pieces, and its storage grows with n.
+// Which path a sort takes and the counting sort's host-checkable pieces, without a GPU: the tile
+// shape by input size (small tiles, one launch, sized, large), the counting sort's thresholds; its
+// bins are a bijection of the key bits in the radix sort's order with -0.0 and +0.0 side by side,
+// its chunks cover the input in aligned pieces, and its storage grows with n.
 #include <upsweep/sort/detail/counting_sort_dispatch.cuh>
+#include <upsweep/sort/detail/radix_sort_dispatch.cuh>
 
 #include <gtest/gtest.h>
 
@@ -15,6 +17,53 @@
 namespace {
 
 using namespace upsweep::detail;
+
+// The tile of the policy that sorts n items (following the large-input chain), and whether it
+// sorts them in one launch.
+template <class Policy>
+int tile_for(long long n, bool& one_launch) {
+  if constexpr (!std::is_void_v<typename Policy::large_input_policy>) {
+    if (takes_large_input_policy<Policy>(n)) return tile_for<typename Policy::large_input_policy>(n, one_launch);
+  }
+  one_launch = sorts_in_one_tile<Policy>(n);
+  return Policy::tile_items;
+}
+
+template <class Key, class Value>
+void expect_tiles(long long n, int tile, bool one_launch) {
+  bool got_one_launch = false;
+  using policy = upsweep::default_radix_sort_policy<Key, Value>;
+  EXPECT_EQ(tile_for<policy>(n, got_one_launch), tile) << "n " << n;
+  EXPECT_EQ(got_one_launch, one_launch) << "n " << n;
+}
+
+TEST(SortDispatch, TilesGrowWithTheInputAndOneSizedTileSortsInOneLaunch) {
+  expect_tiles<std::uint32_t, no_values>(100, 384 * 20, true);
+  expect_tiles<std::uint32_t, no_values>(384 * 20, 384 * 20, true);
+  expect_tiles<std::uint32_t, no_values>(384 * 20 + 1, 256 * 8, false);
+  expect_tiles<std::uint32_t, no_values>((1 << 19) - 1, 256 * 8, false);
+  expect_tiles<std::uint32_t, no_values>(1 << 19, 384 * 20, false);
+  expect_tiles<std::uint32_t, no_values>(1 << 20, 384 * 32, false);
+  expect_tiles<std::uint64_t, std::uint32_t>(1 << 16, 256 * 8, false);
+  expect_tiles<std::uint64_t, std::uint32_t>(1 << 20, 384 * 14, false);
+  expect_tiles<std::uint64_t, std::uint32_t>(1 << 24, 768 * 18, false);
+  expect_tiles<std::uint16_t, no_values>(1 << 16, default_radix_tile_shape<std::uint16_t, no_values>().threads *
+                                                      default_radix_tile_shape<std::uint16_t, no_values>().items,
+                                          false);  // narrow keys have no small shape
+}
+
+TEST(SortDispatch, KeysOfEightAndSixteenBitsCountFromTheirThresholds) {
+  EXPECT_FALSE((takes_counting_sort<std::uint8_t, no_values, radix_key_codec<std::uint8_t>>((1 << 19) - 1, 0, 8)));
+  EXPECT_TRUE((takes_counting_sort<std::uint8_t, no_values, radix_key_codec<std::uint8_t>>(1 << 19, 0, 8)));
+  EXPECT_FALSE((takes_counting_sort<std::uint8_t, no_values, radix_key_codec<std::uint8_t>>(1 << 20, 0, 7)))
+      << "a bit window keeps the passes";
+  EXPECT_TRUE((takes_counting_sort<std::int16_t, no_values, radix_key_codec<std::int16_t>>(1 << 21, 0, 16)));
+  EXPECT_FALSE((takes_counting_sort<__half, no_values, radix_key_codec<__half>>(1 << 21, 0, 16)));
+  EXPECT_TRUE((takes_counting_sort<__half, no_values, radix_key_codec<__half>>(1 << 22, 0, 16)));
+  EXPECT_FALSE((takes_counting_sort<std::uint16_t, std::uint32_t, radix_key_codec<std::uint16_t>>(1 << 24, 0, 16)))
+      << "pairs keep the passes";
+  EXPECT_FALSE((takes_counting_sort<std::uint32_t, no_values, radix_key_codec<std::uint32_t>>(1 << 24, 0, 32)));
+}
 
 template <class Key, bool Descending>
 void expect_bins_in_sort_order() {
