@@ -45,8 +45,12 @@ TEST(SortDispatch, TilesGrowWithTheInputAndOneSizedTileSortsInOneLaunch) {
   expect_tiles<std::uint32_t, no_values>(1 << 19, 384 * 20, false);
   expect_tiles<std::uint32_t, no_values>(1 << 20, 384 * 32, false);
   expect_tiles<std::uint64_t, std::uint32_t>(1 << 16, 256 * 8, false);
-  expect_tiles<std::uint64_t, std::uint32_t>(1 << 20, 384 * 14, false);
-  expect_tiles<std::uint64_t, std::uint32_t>(1 << 24, 768 * 18, false);
+  expect_tiles<std::uint64_t, std::uint32_t>(1 << 19, 384 * 14, false);
+  expect_tiles<std::uint64_t, std::uint32_t>(1 << 20, 512 * 16, false);
+  expect_tiles<std::uint32_t, std::uint32_t>((1 << 22) - 1, 384 * 23, false);
+  expect_tiles<std::uint32_t, std::uint32_t>(1 << 22, 512 * 20, false);
+  expect_tiles<std::uint64_t, std::uint64_t>((1 << 24) - 1, 384 * 14, false);
+  expect_tiles<std::uint64_t, std::uint64_t>(1 << 24, 512 * 12, false);
   expect_tiles<std::uint16_t, no_values>(1 << 16, default_radix_tile_shape<std::uint16_t, no_values>().threads *
                                                       default_radix_tile_shape<std::uint16_t, no_values>().items,
                                           false);  // narrow keys have no small shape

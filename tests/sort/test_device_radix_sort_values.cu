@@ -119,8 +119,8 @@ void check_pairs_of(std::uint64_t seed) {
   }
 }
 
-// The default policy, and the shapes it takes for larger inputs (from 2^19 items, and from 2^24
-// or 2^25) where it has them, run here at the smaller sizes.
+// The default policy, and the shapes it takes for larger inputs (from 2^19 items, and from 2^20
+// to 2^24 by the pair's bytes) where it has them, run here at the smaller sizes.
 template <class Key, class Value>
 void check_default_policies_of(std::uint64_t seed) {
   check_pairs_of<Key, Value>(seed);

@@ -121,23 +121,39 @@ constexpr radix_tile_shape default_radix_tile_shape() {
   }
 }
 
-// The large-input shape of those keys (above); {0, 0, 0}: none.
+// The large-input shape of those keys (above); {0, 0, 0}: none. Pairs take 512 threads at two
+// blocks, by the bytes of a pair (A/B in one run, H200, 2026-11-29, ms, against the earlier
+// 384 x 23 or 384 x 14 at two and 768 x 28 or 768 x 18 at one):
+//  - 8 bytes, 512 x 20: 2^22 0.181 against 0.186, 2^24 0.533 against 0.554, 2^26 1.91 against
+//    2.09, 2^28 7.39 against 8.02 (CUB 3.0 7.40); 2^20 0.0730 against 0.0710, so from 2^22;
+//  - 12 bytes, 512 x 16: 2^20 0.150 against 0.160 (u64/u32), 0.0762 against 0.0818 (u32/u64),
+//    2^24 1.37 against 1.48 and 0.661 against 0.721, 2^28 20.1 against 20.7 and 9.46 against 9.94;
+//  - 16 bytes, 512 x 12: 2^24 1.63 against 1.73, 2^26 6.12 against 6.30, 2^28 24.2 against 24.3;
+//    slower than 384 x 14 at 2^20 and 2^21, so from 2^24.
 template <class Key, class Value>
 constexpr radix_tile_shape large_input_radix_tile_shape() {
   constexpr bool keys_alone = cuda::std::is_same_v<Value, no_values>;
   constexpr std::size_t widest = keys_alone ? sizeof(Key) : widest_radix_element<Key, Value>;
   if constexpr (!is_radix_key_v<Key> || (widest != 4 && widest != 8)) return {0, 0, 0};
   else if constexpr (keys_alone) return {384, widest == 4 ? 32 : 22, 2};
-  else if constexpr (values_copied_async_v<Value>) return {768, widest == 4 ? 28 : 18, 1};
-  else return {0, 0, 0};
+  else if constexpr (values_copied_async_v<Value>) {
+    constexpr std::size_t pair_bytes = sizeof(Key) + sizeof(Value);
+    return {512, pair_bytes == 8 ? 20 : pair_bytes == 12 ? 16 : 12, 2};
+  } else {
+    return {0, 0, 0};
+  }
 }
 
-// Where the large-input shape starts to win in the rows above: keys alone from 2^20 (tied there),
-// pairs with an 8-byte element from 2^24, pairs of 4-byte elements past 2^24 (3 % slower there).
+// Where the large-input shape starts to win: keys alone from 2^20 (tied there, H100 rows above);
+// pairs of 8, 12 and 16 bytes from 2^22, 2^20 and 2^24 (above).
 template <class Key, class Value>
 constexpr long long large_radix_input_items() {
-  if constexpr (cuda::std::is_same_v<Value, no_values>) return 1ll << 20;
-  else return widest_radix_element<Key, Value> == 8 ? 1ll << 24 : 1ll << 25;
+  if constexpr (cuda::std::is_same_v<Value, no_values>) {
+    return 1ll << 20;
+  } else {
+    constexpr std::size_t pair_bytes = sizeof(Key) + sizeof(Value);
+    return pair_bytes == 8 ? 1ll << 22 : pair_bytes == 12 ? 1ll << 20 : 1ll << 24;
+  }
 }
 
 // Below small_radix_input_items, the keys and pairs that take the two shapes above take 256 x 8 at
