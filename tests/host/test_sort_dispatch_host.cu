@@ -51,6 +51,10 @@ TEST(SortDispatch, TilesGrowWithTheInputAndOneSizedTileSortsInOneLaunch) {
   expect_tiles<std::uint32_t, std::uint32_t>(1 << 22, 512 * 20, false);
   expect_tiles<std::uint64_t, std::uint64_t>((1 << 24) - 1, 384 * 14, false);
   expect_tiles<std::uint64_t, std::uint64_t>(1 << 24, 512 * 12, false);
+  struct sixteen_bytes {
+    std::uint64_t low, high;
+  };
+  expect_tiles<std::uint32_t, sixteen_bytes>(1 << 24, 384 * 12, false);
   expect_tiles<std::uint16_t, no_values>(1 << 16, default_radix_tile_shape<std::uint16_t, no_values>().threads *
                                                       default_radix_tile_shape<std::uint16_t, no_values>().items,
                                           false);  // narrow keys have no small shape
