@@ -29,8 +29,9 @@ inline constexpr bool counting_sort_type_v =
 // From these sizes the counting sort is faster than the radix passes (A/B in one run, H200,
 // 2026-11-29, uniform random bits, ms): u8 2^18 0.0165 against 0.0151, 2^19 0.0164 against
 // 0.0175; u16 2^20 0.040 against 0.035, 2^21 0.042 against 0.051; f16 2^21 0.060 against 0.055
-// (both zeros occur, so they are ranked), 2^22 0.062 against 0.090. Below them the fixed costs (a
-// memset, five launches, the rows of 65536 counts) outweigh the passes saved.
+// (both zeros occur, so they are ranked), 2^22 0.062 against 0.090 (with a histogram row for every
+// 2^17 keys then; every 2^16 now, not measured again). Below them the fixed costs (a memset, five
+// launches, the rows of 65536 counts) outweigh the passes saved.
 template <class Key>
 inline constexpr long long counting_sort_min_items =
     sizeof(Key) == 1 ? (1ll << 19) : counting_sort_traits<Key>::has_two_zeros ? (1ll << 22) : (1ll << 21);
