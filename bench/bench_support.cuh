@@ -200,22 +200,46 @@ inline double capped_min_time(double min_time_s) {
   return limit > 0 && limit < min_time_s ? limit : min_time_s;
 }
 
+// upsweep-bench-cub35 compiles the suites' sources a second time against the newest CCCL
+// (UPSWEEP_BENCH_CUB35) and keeps only CUB's rows, renamed by cub35_impl. The sources register
+// their other rows under `if constexpr (!cub_rows_only)` or `#ifndef UPSWEEP_BENCH_CUB35`, so no
+// Upsweep kernel is built against the other CCCL.
+#ifdef UPSWEEP_BENCH_CUB35
+inline constexpr bool cub_rows_only = true;
+#else
+inline constexpr bool cub_rows_only = false;
+#endif
+
+// A row's impl name in upsweep-bench-cub35: cub -> cub35, cub32 -> cub35_32, cub64 -> cub35_64;
+// "" for any impl that is not CUB's (not registered there).
+inline std::string cub35_impl(const std::string& impl) {
+  if (impl.rfind("cub", 0) != 0) return "";
+  return impl == "cub" ? "cub35" : "cub35_" + impl.substr(3);
+}
+
 // Registers one row, timed by CUDA events (manual time, reported in ms), at its selected sizes;
 // a row outside the selection, or left with no size, is not registered at all. `type` names the
 // element type when the case name does not ("seeds/scan/fenwick" is int32).
 template <class Fn>
-void add_row(const std::string& name, const std::vector<std::int64_t>& sizes, double min_time_s, Fn&& fn,
+void add_row(std::string name, const std::vector<std::int64_t>& sizes, double min_time_s, Fn&& fn,
              const std::string& type = "") {
+  if constexpr (cub_rows_only) {
+    const std::size_t impl_at = name.rfind('/') + 1;
+    const std::string impl = cub35_impl(name.substr(impl_at));
+    if (impl.empty()) return;
+    name = name.substr(0, impl_at) + impl;
+  }
   const row_selection& sel = selection();
   if (!sel.suites.empty() && !contains(sel.suites, name.substr(0, name.find('/')))) return;
   if (!sel.types.empty() && !contains(sel.types, type.empty() ? type_in_case(name) : type)) return;
   // One registration per size (the names stay name/n): below 10^6 items a tenth of the minimum
-  // time. The timed part of a small call is a few microseconds, but every iteration also pays
-  // the L2 flush and an event wait (about 60 us): at the full minimum time a 10^2 row took ten
-  // times its timed seconds, and whole-suite runs went past their 8 minutes. A tenth still
-  // averages over a thousand or more calls per repetition.
+  // time, below 10^8 a quarter. The timed part of a small call is a few microseconds, but every
+  // iteration also pays the L2 flush and an event wait (about 60 us): at the full minimum time a
+  // 10^2 row took ten times its timed seconds, and whole-suite runs went past their 8 minutes. A
+  // tenth still averages over a thousand or more calls per repetition, a quarter at 10^7 over
+  // several hundred.
   for (const std::int64_t n : selected_sizes(sizes)) {
-    const double scaled = n < 1'000'000 ? min_time_s / 10 : min_time_s;
+    const double scaled = n < 1'000'000 ? min_time_s / 10 : n < 100'000'000 ? min_time_s / 4 : min_time_s;
     benchmark::RegisterBenchmark(name.c_str(), fn)
         ->Arg(n)
         ->UseManualTime()

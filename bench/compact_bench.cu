@@ -1,7 +1,8 @@
 // Suite `compact`: stream compaction by Upsweep (core layer, caller temporary storage), CUB and
 // Thrust (par_nosync): select_if with the predicate `value < threshold` on uniform random int32 /
 // int64 at selection rates 1%, 50% and 99%; unique and run-length encode on data whose runs start
-// with probability 1%, 50% or 99% (that fraction of the items are run heads). n = 10^2 .. 10^8,
+// with probability 1%, 50% or 99% (that fraction of the items are run heads); run-length lengths
+// as int, and as int64 in the run_length_encode_len64 case (CUB too). n = 10^2 .. 10^8,
 // and 10^9 for the headline rows (int32 at 50%). GB/s counts the algorithmic bytes: the input
 // read once, the expected output written once. The Upsweep rows check their last output after
 // the timing; a wrong one is reported as an error. The partitions: partition_bench.cu; the
@@ -129,27 +130,29 @@ void thrust_unique(benchmark::State& state, int rate) {
 
 using run_length_t = int;  // CUB's Encode takes an int item count and counts runs in int
 
-template <class T>
+template <class T, class LengthT = run_length_t>
 double encode_bytes(std::int64_t n, int rate_percent) {
-  return static_cast<double>(n) * (sizeof(T) + rate_percent / 100.0 * (sizeof(T) + sizeof(run_length_t)));
+  return static_cast<double>(n) * (sizeof(T) + rate_percent / 100.0 * (sizeof(T) + sizeof(LengthT)));
 }
 
-template <class T>
+// Lengths written as LengthT (CUB still counts in int).
+template <class T, class LengthT = run_length_t>
 void cub_run_length_encode(benchmark::State& state, int rate) {
   const std::int64_t n = state.range(0);
   device_array<T> in(n), values(n);
-  device_array<run_length_t> lengths(n);
+  device_array<LengthT> lengths(n);
   device_array<std::int64_t> count(1);
   fill_runs(in.ptr, n, rate * 100);
   const int num_items = static_cast<int>(n);
-  time_with_temp_storage(state, n, encode_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+  time_with_temp_storage(state, n, encode_bytes<T, LengthT>(n, rate), [&](void* temp, std::size_t& bytes,
+                                                                             cudaStream_t s) {
     return cub::DeviceRunLengthEncode::Encode(temp, bytes, in.ptr, values.ptr, lengths.ptr, count.ptr, num_items, s);
   });
 }
 
 // Lengths of LengthT: int, as CUB's (the template layer, Policy void for the default), or
-// std::int64_t, the compiled API's (Policy void: through the compiled API). The bytes counted are
-// CUB's int ones either way, to compare like for like.
+// std::int64_t, the compiled API's (Policy void: through the compiled API), a case of its own
+// against CUB writing int64 lengths too.
 template <class T, class LengthT = run_length_t, class Policy = void>
 void upsweep_run_length_encode(benchmark::State& state, int rate) {
   const std::int64_t n = state.range(0);
@@ -157,7 +160,8 @@ void upsweep_run_length_encode(benchmark::State& state, int rate) {
   device_array<LengthT> lengths(n);
   device_array<std::int64_t> count(1);
   fill_runs(in.ptr, n, rate * 100);
-  time_with_temp_storage(state, n, encode_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+  time_with_temp_storage(state, n, encode_bytes<T, LengthT>(n, rate), [&](void* temp, std::size_t& bytes,
+                                                                             cudaStream_t s) {
     if constexpr (std::is_same_v<LengthT, std::int64_t> && std::is_void_v<Policy>)
       return upsweep::run_length_encode(temp, bytes, static_cast<const T*>(in.ptr), values.ptr, lengths.ptr, count.ptr,
                                         n, s);
@@ -186,25 +190,32 @@ void thrust_run_length_encode(benchmark::State& state, int rate) {
 
 template <class T>
 void register_select_if(const char* type, int rate, bool headline = false) {
-  add_compact_row("select_if", type, rate, "upsweep", upsweep_select_if<T>, headline);
   add_compact_row("select_if", type, rate, "cub", cub_select_if<T>, headline);
-  add_compact_row("select_if", type, rate, "thrust", thrust_select_if<T>, headline);
+  if constexpr (!cub_rows_only) {
+    add_compact_row("select_if", type, rate, "upsweep", upsweep_select_if<T>, headline);
+    add_compact_row("select_if", type, rate, "thrust", thrust_select_if<T>, headline);
+  }
 }
 
 template <class T>
 void register_unique(const char* type, int rate, bool headline = false) {
-  add_compact_row("unique", type, rate, "upsweep", upsweep_unique<T>, headline);
   add_compact_row("unique", type, rate, "cub", cub_unique<T>, headline);
-  add_compact_row("unique", type, rate, "thrust", thrust_unique<T>, headline);
+  if constexpr (!cub_rows_only) {
+    add_compact_row("unique", type, rate, "upsweep", upsweep_unique<T>, headline);
+    add_compact_row("unique", type, rate, "thrust", thrust_unique<T>, headline);
+  }
 }
 
 template <class T>
 void register_run_length_encode(const char* type, int rate, bool headline = false) {
-  add_compact_row("run_length_encode", type, rate, "upsweep", upsweep_run_length_encode<T>, headline);
-  add_compact_row("run_length_encode", type, rate, "upsweep_len64", upsweep_run_length_encode<T, std::int64_t>,
-                  headline);
   add_compact_row("run_length_encode", type, rate, "cub", cub_run_length_encode<T>, headline);
-  add_compact_row("run_length_encode", type, rate, "thrust", thrust_run_length_encode<T>, headline);
+  add_compact_row("run_length_encode_len64", type, rate, "cub", cub_run_length_encode<T, std::int64_t>, headline);
+  if constexpr (!cub_rows_only) {
+    add_compact_row("run_length_encode", type, rate, "upsweep", upsweep_run_length_encode<T>, headline);
+    add_compact_row("run_length_encode", type, rate, "thrust", thrust_run_length_encode<T>, headline);
+    add_compact_row("run_length_encode_len64", type, rate, "upsweep", upsweep_run_length_encode<T, std::int64_t>,
+                    headline);
+  }
 }
 
 // A select policy of the default loads and look-back pause: tile shape and resident blocks.
@@ -237,6 +248,10 @@ const bool registered = register_later([] {
   register_select_if<std::int64_t>("i64", 1);
   register_select_if<std::int64_t>("i64", 50);
   register_select_if<std::int64_t>("i64", 99);
+  register_unique<std::int32_t>("i32", 50, headline);
+  register_unique<std::int64_t>("i64", 50);
+  register_run_length_encode<std::int32_t>("i32", 50, headline);
+#ifndef UPSWEEP_BENCH_CUB35
   const std::vector<std::int64_t> tune_sizes{100'000'000, 1'000'000'000};
   // Tuning: resident blocks per SM (the default asks for 6 at 4-byte items) and tile shape; a
   // helper measured 256 x 32 at 3 blocks and 384 x 16 at 4 at 2.71 ms against 2.91 (H200, 10^9).
@@ -256,9 +271,6 @@ const bool registered = register_later([] {
                                                                                        tune_sizes);
   add_select_tune_row<select_shape<256, 16, 5, 0, upsweep::tile_schedule::reduce_ahead>>("min_blocks_5_reduce_ahead",
                                                                                        tune_sizes);
-  register_unique<std::int32_t>("i32", 50, headline);
-  register_unique<std::int64_t>("i64", 50);
-  register_run_length_encode<std::int32_t>("i32", 50, headline);
   // Run-length encoding's tile and resident blocks (the default: select's 256 x 16 reducing ahead
   // at 5 blocks; until then a block per tile at 6 with the 1200 ns pause, min_blocks_6).
   add_run_length_tune_row<select_shape<256, 16, 4, 1200>>("min_blocks_4", tune_sizes);
@@ -279,6 +291,7 @@ const bool registered = register_later([] {
   add_run_length_tune_row<select_shape<128, 16, 8, 1200>>("small_128x16", small_sizes);
   add_run_length_tune_row<select_shape<128, 8, 8, 1200>>("small_128x8", small_sizes);
   add_run_length_tune_row<select_shape<512, 8, 2, 1200>>("small_512x8", small_sizes);
+#endif
 });
 
 }  // namespace

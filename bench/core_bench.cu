@@ -121,12 +121,13 @@ void register_scan_reduce_ahead(const std::string& shape) {
 }
 
 const bool registered = register_later([] {
-  add_row("core/inclusive_sum_i32/upsweep", decade_sizes(), min_time_s, upsweep_inclusive_sum<>);
   add_row("core/inclusive_sum_i32/cub", decade_sizes(), min_time_s, cub_inclusive_sum);
+  add_row("core/reduce_sum_i32/cub", decade_sizes(), min_time_s, cub_reduce_sum);
+#ifndef UPSWEEP_BENCH_CUB35
+  add_row("core/inclusive_sum_i32/upsweep", decade_sizes(), min_time_s, upsweep_inclusive_sum<>);
   add_row("core/inclusive_sum_i32/thrust", decade_sizes(), min_time_s, thrust_inclusive_sum);
   add_row("core/inclusive_sum_i32/copy", decade_sizes(), min_time_s, device_copy);
   add_row("core/reduce_sum_i32/upsweep", decade_sizes(), min_time_s, upsweep_reduce_sum<>);
-  add_row("core/reduce_sum_i32/cub", decade_sizes(), min_time_s, cub_reduce_sum);
   add_row("core/reduce_sum_i32/thrust", decade_sizes(), min_time_s, thrust_reduce_sum);
 
   // 10^9 on an H200 (2026-11-21): the block-per-tile default 3.15 ms, CUB 2.57. Earlier rows
@@ -164,6 +165,7 @@ const bool registered = register_later([] {
   add_row("tune/reduce_sum_i32/t256_i4_one_block_16k", {100, 1'000, 10'000}, min_time_s,
           upsweep_reduce_sum<reduce_policy<256, 4, 2048, 16>>);
   add_row("tune/reduce_sum_i32/empty_kernel", {100}, min_time_s, empty_launch);
+#endif
 });
 
 }  // namespace

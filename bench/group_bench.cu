@@ -235,9 +235,11 @@ template <class K, class V, group_op Op>
 void register_group(const char* op, const char* type, int max_exp, bool runs_of_16_only = false) {
   for (const auto& [run, starts] : run_lengths) {
     if (runs_of_16_only && starts != 625) continue;
-    add_group_row(op, type, run, starts, "upsweep", upsweep_group<K, V, Op>, max_exp);
     add_group_row(op, type, run, starts, "cub", cub_group<K, V, Op>, max_exp);
-    add_group_row(op, type, run, starts, "thrust", thrust_group<K, V, Op>, max_exp);
+    if constexpr (!cub_rows_only) {
+      add_group_row(op, type, run, starts, "upsweep", upsweep_group<K, V, Op>, max_exp);
+      add_group_row(op, type, run, starts, "thrust", thrust_group<K, V, Op>, max_exp);
+    }
   }
 }
 
@@ -282,11 +284,6 @@ void add_non_trivial_tune_row(const std::string& name) {
 }
 
 const bool registered = register_later([] {
-  add_non_trivial_tune_row<256, 16, 5>("256x16_min_blocks_5");
-  add_non_trivial_tune_row<256, 16, 4>("256x16_min_blocks_4");
-  add_non_trivial_tune_row<256, 12, 6>("256x12_min_blocks_6");
-  add_by_key_tune_rows<group_op::reduce>("reduce_by_key");
-  add_by_key_tune_rows<group_op::scan>("inclusive_scan_by_key");
   using i32 = std::int32_t;
   using i64 = std::int64_t;
   register_group<i32, i32, group_op::reduce>("reduce_by_key", "i32", 9);
@@ -300,12 +297,19 @@ const bool registered = register_later([] {
   // 4-byte keys, 8-byte values
   register_group<i32, i64, group_op::reduce>("reduce_by_key", "i32_i64", 8, runs_of_16_only);
   register_group<i32, i64, group_op::scan>("inclusive_scan_by_key", "i32_i64", 8, runs_of_16_only);
-  for (const auto& [run, starts] : run_lengths) {
-    add_group_row("non_trivial_runs", "i32", run, starts, "upsweep", non_trivial_runs_row<std::int32_t, true>, 9);
+  for (const auto& [run, starts] : run_lengths)
     add_group_row("non_trivial_runs", "i32", run, starts, "cub", non_trivial_runs_row<std::int32_t, false>, 9);
-  }
-  add_group_row("segmented_sum", "i32", "avg100", 0, "upsweep", segmented_sum_row<std::int32_t, true>, 8);
   add_group_row("segmented_sum", "i32", "avg100", 0, "cub", segmented_sum_row<std::int32_t, false>, 8);
+#ifndef UPSWEEP_BENCH_CUB35
+  for (const auto& [run, starts] : run_lengths)
+    add_group_row("non_trivial_runs", "i32", run, starts, "upsweep", non_trivial_runs_row<std::int32_t, true>, 9);
+  add_group_row("segmented_sum", "i32", "avg100", 0, "upsweep", segmented_sum_row<std::int32_t, true>, 8);
+  add_non_trivial_tune_row<256, 16, 5>("256x16_min_blocks_5");
+  add_non_trivial_tune_row<256, 16, 4>("256x16_min_blocks_4");
+  add_non_trivial_tune_row<256, 12, 6>("256x12_min_blocks_6");
+  add_by_key_tune_rows<group_op::reduce>("reduce_by_key");
+  add_by_key_tune_rows<group_op::scan>("inclusive_scan_by_key");
+#endif
 });
 
 }  // namespace

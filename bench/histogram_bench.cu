@@ -52,7 +52,9 @@ void cub_even(benchmark::State& state, const even_case<S>& c) {
   });
 }
 
-// RGBA8: n samples = n / 4 pixels, 256 bins per channel, all four channels counted.
+// RGBA8: n samples = n / 4 pixels, 256 bins per channel, all four channels counted. A template, so
+// that upsweep-bench-cub35 (which registers no Upsweep row) compiles no Upsweep kernel.
+template <class Policy = void>
 void upsweep_rgba8(benchmark::State& state) {
   const std::int64_t n = state.range(0), pixels = n / 4;
   device_array<std::uint8_t> in(n);
@@ -88,9 +90,11 @@ constexpr double min_time_s = 0.25;
 
 template <class S, class CubLevel>
 void register_pair(const std::string& row, even_case<S> c, const std::vector<std::int64_t>& sizes) {
-  add_row("histogram/" + row + "/upsweep", sizes, min_time_s, [c](benchmark::State& state) { upsweep_even(state, c); });
   add_row("histogram/" + row + "/cub", sizes, min_time_s,
           [c](benchmark::State& state) { cub_even<S, CubLevel>(state, c); });
+  if constexpr (!cub_rows_only)
+    add_row("histogram/" + row + "/upsweep", sizes, min_time_s,
+            [c](benchmark::State& state) { upsweep_even(state, c); });
 }
 
 template <class Policy>
@@ -123,8 +127,9 @@ const bool registered = register_later([] {
   register_pair<std::uint32_t, std::uint32_t>("even_u32_4096", {4096, 0, 1'000'000'000, 0, 999'999'999}, histogram_sizes);
   register_pair<std::uint32_t, std::uint32_t>("even_u32_65536", {65536, 0, 1'000'000'000, 0, 999'999'999},
                                               histogram_sizes);
-  add_row("histogram/rgba8_4x256/upsweep", byte_sizes, min_time_s, upsweep_rgba8, "u8");
   add_row("histogram/rgba8_4x256/cub", byte_sizes, min_time_s, cub_rgba8, "u8");
+#ifndef UPSWEEP_BENCH_CUB35
+  add_row("histogram/rgba8_4x256/upsweep", byte_sizes, min_time_s, upsweep_rgba8<>, "u8");
 
   register_tuning<histogram_policy<256, 2, 8, histogram_aggregation::none>>("t256_v2_c8_none");
   register_tuning<histogram_policy<256, 2, 8, histogram_aggregation::thread_runs>>("t256_v2_c8_runs");
@@ -138,6 +143,7 @@ const bool registered = register_later([] {
   register_byte_tuning<histogram_policy<512, 2, 16, histogram_aggregation::none>>("t512_v2_c16_none");
   register_byte_tuning<histogram_policy<1024, 1, 32, histogram_aggregation::none>>("t1024_v1_c32_none");
   register_byte_tuning<histogram_policy<256, 1, 8, histogram_aggregation::none>>("t256_v1_c8_none");
+#endif
 });
 
 }  // namespace

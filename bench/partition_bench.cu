@@ -118,22 +118,26 @@ void cub_three_way(benchmark::State& state, int rate) {
 
 template <class T>
 void register_partition(const char* type, int rate, bool headline = false) {
-  add_compact_row("partition", type, rate, "upsweep", upsweep_partition<T, false>, headline);
   add_compact_row("partition", type, rate, "cub", cub_partition<T, std::int64_t>, headline);
   if (headline) add_compact_row("partition", type, rate, "cub32", cub_partition<T, int>, headline);
+  if constexpr (!cub_rows_only)
+    add_compact_row("partition", type, rate, "upsweep", upsweep_partition<T, false>, headline);
 }
 
 template <class T>
 void register_stable_partition(const char* type, int rate, bool headline = false) {
-  add_compact_row("stable_partition", type, rate, "upsweep", upsweep_partition<T, true>, headline);
-  add_compact_row("stable_partition", type, rate, "thrust", thrust_stable_partition<T>, headline);
-  add_compact_row("stable_partition", type, rate, "copy", device_copy<T>, headline);
+  if constexpr (!cub_rows_only) {  // CUB has no stable partition
+    add_compact_row("stable_partition", type, rate, "upsweep", upsweep_partition<T, true>, headline);
+    add_compact_row("stable_partition", type, rate, "thrust", thrust_stable_partition<T>, headline);
+    add_compact_row("stable_partition", type, rate, "copy", device_copy<T>, headline);
+  }
 }
 
 template <class T>
 void register_three_way(const char* type, int rate, bool headline = false) {
-  add_compact_row("partition_three_way", type, rate, "upsweep", upsweep_three_way<T>, headline);
   add_compact_row("partition_three_way", type, rate, "cub", cub_three_way<T>, headline);
+  if constexpr (!cub_rows_only)
+    add_compact_row("partition_three_way", type, rate, "upsweep", upsweep_three_way<T>, headline);
 }
 
 // The three-way partition reducing ahead, by tile and resident blocks, int32 at 50 %.
@@ -147,9 +151,6 @@ void add_three_way_tune_row(const std::string& name) {
 }
 
 const bool registered = register_later([] {
-  add_three_way_tune_row<256, 16, 4>("256x16_min_blocks_4");
-  add_three_way_tune_row<256, 16, 5>("256x16_min_blocks_5");
-  add_three_way_tune_row<256, 12, 5>("256x12_min_blocks_5");
   constexpr bool headline = true;
   register_partition<std::int32_t>("i32", 50, headline);  // bar: >= 1.05x CUB at 10^9
   register_partition<std::int32_t>("i32", 1);
@@ -159,6 +160,10 @@ const bool registered = register_later([] {
   register_stable_partition<std::int64_t>("i64", 50);
   register_three_way<std::int32_t>("i32", 50, headline);
   register_three_way<std::int64_t>("i64", 50);
+#ifndef UPSWEEP_BENCH_CUB35
+  add_three_way_tune_row<256, 16, 4>("256x16_min_blocks_4");
+  add_three_way_tune_row<256, 16, 5>("256x16_min_blocks_5");
+  add_three_way_tune_row<256, 12, 5>("256x12_min_blocks_5");
   // The stable partition's two-kernel form (select, then the reversal) where the default takes
   // one pass: a one-block wave limit sends every input of more than one tile to it.
   add_row("tune/stable_partition_i32_50pct/two_kernels", decade_sizes(6), 0.1, [](benchmark::State& state) {
@@ -166,6 +171,7 @@ const bool registered = register_later([] {
                                                6, 1200, upsweep::tile_schedule::block_per_tile, 1>;
     guarded(state, [&] { upsweep_partition<std::int32_t, true, two_kernels>(state, 50); });
   });
+#endif
 });
 
 }  // namespace

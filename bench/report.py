@@ -7,6 +7,9 @@
 
 upsweep-bench --markdown/--csv/--plot runs this script on its own JSON after the run.
 
+--summary (upsweep-bench's default after a run): to stdout only the header, the bars above 1.0x
+and those missed, every row behind CUB, and the rows in error.
+
 Markdown (stdout unless --markdown FILE): (a) the seed scan table, median ms per n for every
 scan of the seed documents with CUB, Thrust and the copy floor from the core suite, beside seed
 000's own table; (b) the reduce ladder, GB/s and speed-up of each rung over the one it improves
@@ -36,8 +39,8 @@ import argparse
 import sys
 
 from report_data import MATPLOTLIB_HINT, SUITES, load_all
-from report_tables import (bars_table, errors_section, header, reduce_table, scan_table, suite_tables,
-    write_csv)
+from report_tables import (bars_table, behind_table, errors_section, header, reduce_table, scan_table,
+    suite_tables, write_csv)
 from report_headline import headline_table
 from report_charts import charts_section, import_pyplot, plot, use_system_python_for_matplotlib
 
@@ -53,6 +56,8 @@ def main():
     parser.add_argument("--plot", metavar="DIR", help="PNG charts into DIR (needs matplotlib: python3-matplotlib)")
     parser.add_argument("--headline", metavar="FILE",
                         help="the README's performance table (a fixed set of rows, Upsweep / CUB) to FILE")
+    parser.add_argument("--summary", action="store_true",
+                        help="to stdout only the bars above 1.0x and those missed, the rows behind CUB, the errors")
     parser.add_argument("--check", action="store_true",
                         help="only check that the outputs asked for can be made (matplotlib for --plot), read nothing")
     args = parser.parse_args()
@@ -76,13 +81,19 @@ def main():
         write_csv(results, errors, args.csv)
     if args.headline:
         with open(args.headline, "w") as f:
-            f.write(headline_table(results) + "\n")
+            f.write(headline_table(results, contexts) + "\n")
+        print(f"wrote {args.headline}", file=sys.stderr)
+    if args.summary:
+        sections = [header(contexts), bars_table(results, summary=True), behind_table(results),
+                    errors_section(errors)]
+        sys.stdout.write("\n" + "\n\n".join(s for s in sections if s) + "\n")
+        return
     sections = [header(contexts)]
     if any(s == "seeds" for (s, _, _, _) in results):
         sections += [scan_table(results), reduce_table(results)]
     for suite in SUITES + sorted({s for (s, _, _, _) in results} - set(SUITES) - {"seeds"}):
         sections += suite_tables(results, suite)
-    sections += [bars_table(results), errors_section(errors)]
+    sections += [bars_table(results), behind_table(results), errors_section(errors)]
     if charts and args.markdown != "-":
         sections.append(charts_section(charts, args.plot, args.markdown))
     text = "\n\n".join(s for s in sections if s) + "\n"

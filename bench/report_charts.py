@@ -39,7 +39,8 @@ def use_system_python_for_matplotlib():
 STYLE = {"upsweep": dict(color="tab:red", linewidth=2.2, marker="o", zorder=5),
          "cub": dict(color="tab:blue", marker="s"), "cub32": dict(color="tab:cyan", marker="s"),
          "cub64": dict(color="tab:blue", marker="D"), "cub35": dict(color="tab:purple", marker="s"),
-         "cub35_64": dict(color="tab:purple", marker="D"), "thrust": dict(color="tab:green", marker="^")}
+         "cub35_32": dict(color="tab:pink", marker="s"), "cub35_64": dict(color="tab:purple", marker="D"),
+         "thrust": dict(color="tab:green", marker="^")}
 
 
 def l2_items(row, l2_bytes):

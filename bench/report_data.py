@@ -41,8 +41,8 @@ SEED_000 = {"lengths": [10 ** e for e in range(2, 10)],
                      ("CUB", [0.03, 0.03, 0.03, 0.04, 0.04, 0.07, 0.87, 8.69])]}
 CORE_OF_SEEDS = {"scan": "inclusive_sum_i32", "reduce": "reduce_sum_i32"}  # the core rows beside each ladder
 TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-IMPL_ORDER = {"upsweep": 0, "upsweep_sorted": 1, "cub": 2, "cub32": 3, "cub64": 4, "cub35": 5, "cub35_64": 6,
-              "thrust": 7, "torch": 8, "torch_sorted": 9, "copy": 10}
+IMPL_ORDER = {"upsweep": 0, "upsweep_sorted": 1, "cub": 2, "cub32": 3, "cub64": 4, "cub35": 5, "cub35_32": 6,
+              "cub35_64": 7, "thrust": 8, "torch": 9, "torch_sorted": 10, "copy": 11}
 SUITES = ["core", "sort", "compact", "histogram", "topk", "tune"]
 PLOTTED_SUITES = ["core", "sort", "compact", "histogram"]
 MATPLOTLIB_HINT = ("--plot needs matplotlib, which this python3 cannot import: install python3-matplotlib "
@@ -86,7 +86,9 @@ def load(path):
     for key, runs in samples.items():
         if key not in medians:
             medians[key] = {field: median_or_none(r[field] for r in runs) for field in ("ms", "gbps", "keys_per_s")}
-    return medians, data.get("context", {}), errors
+    context = dict(data.get("context", {}))
+    context["repetitions"] = max((b.get("repetitions", 1) for b in data.get("benchmarks", [])), default=0)
+    return medians, context, errors
 
 
 def load_all(paths):
@@ -110,6 +112,11 @@ def fmt(x, digits=3):
     if x >= 100:
         return f"{x:.0f}"
     return f"{x:.{digits}g}"
+
+
+def fmt_ratio(r):
+    """2 decimals, 3 where 2 would round a ratio below 1.0 up to 1.00."""
+    return f"{r:.3f}x" if 0.995 <= r < 1.0 else f"{r:.2f}x"
 
 
 def fmt_n(n):

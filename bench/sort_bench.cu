@@ -47,15 +47,6 @@ enum class key_pattern {
 
 enum class sorter { upsweep, cub32, cub64, thrust };
 
-// Built a second time into upsweep-bench-cub35 against the newest CCCL's headers
-// (UPSWEEP_BENCH_CUB35): then only CUB's rows, named cub35 (32-bit counts) and cub35_64, on the
-// same inputs and checks; report.py takes the fastest cub* row of a case as the reference.
-#ifdef UPSWEEP_BENCH_CUB35
-inline constexpr bool cub_rows_only = true;
-#else
-inline constexpr bool cub_rows_only = false;
-#endif
-
 constexpr std::uint32_t low_8_bits_high_part = 0x9e377900u;
 
 __global__ void fill_pattern_kernel(std::uint32_t* out, std::int64_t n, std::uint64_t seed, key_pattern pattern) {
@@ -312,11 +303,9 @@ std::vector<std::int64_t> type_sizes() {
 template <class Key, class Value = no_values>
 void register_sort_case(const std::string& row, key_pattern pattern = key_pattern::uniform,
                         const std::vector<std::int64_t>& sizes = sort_sizes()) {
-  const std::vector<std::pair<sorter, const char*>> impls =
-      cub_rows_only ? std::vector<std::pair<sorter, const char*>>{{sorter::cub32, "cub35"}, {sorter::cub64, "cub35_64"}}
-                    : std::vector<std::pair<sorter, const char*>>{
-                          {sorter::upsweep, "upsweep"}, {sorter::cub32, "cub32"}, {sorter::cub64, "cub64"},
-                          {sorter::thrust, "thrust"}};
+  // upsweep-bench-cub35 keeps the two CUB rows (cub35_32, cub35_64).
+  const std::pair<sorter, const char*> impls[] = {
+      {sorter::upsweep, "upsweep"}, {sorter::cub32, "cub32"}, {sorter::cub64, "cub64"}, {sorter::thrust, "thrust"}};
   for (const auto& [impl, name] : impls) {
     add_row("sort/" + row + "/" + name, sizes, 0.1, [impl = impl, pattern](benchmark::State& state) {
       sort_row<Key, Value>(state, impl, pattern);

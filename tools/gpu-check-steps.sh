@@ -204,15 +204,15 @@ run_soak() {
   note "soak ($1 s): $(tail -1 "$out/soak.log") (rc $rc)"
 }
 
-# NAME ARGS...: one upsweep-bench process (its own JSON, so a run cut short loses only itself).
-# With BENCH_EXE set, that benchmark program instead.
+# NAME ARGS...: one upsweep-bench process (its own JSON, so a run cut short loses only itself; the
+# newest CUB's rows run apart, run_bench_cub35). With BENCH_EXE set, that benchmark program instead.
 bench_jsons=()
 run_bench() {
   local name=$1 exe=${BENCH_EXE:-upsweep-bench} t0 rc
   shift
   t0=$(date +%s)
   timeout 540 "$bin/bench/$exe" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out/bench-$name.json" --benchmark_out_format=json "$@" >"$out/bench-$name.log" 2>&1
+    --benchmark_out="$out/bench-$name.json" --benchmark_out_format=json --no-cub35 "$@" >"$out/bench-$name.log" 2>&1
   rc=$?; ((rc)) && { status=1; tail -20 "$out/bench-$name.log"; }
   if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out/bench-$name.json" 2>/dev/null; then
     bench_jsons+=("$out/bench-$name.json")
@@ -225,7 +225,8 @@ run_bench() {
 }
 
 # The newest CUB's rows of the same cases (upsweep-bench-cub35, built where tools/install-deps.sh
-# --cccl fetched the CCCL 3.5 headers), for the suites that have them: sort and topk.
+# --cccl fetched the CCCL 3.5 headers), for the suites that have them: core, sort, compact,
+# histogram and topk.
 run_bench_cub35() {
   if [ -x "$bin/bench/upsweep-bench-cub35" ]; then
     BENCH_EXE=upsweep-bench-cub35 run_bench "$1-cub35" --suite "$1"
@@ -256,7 +257,7 @@ run_benchmarks() {
   if [ -n "$suites" ] && [ "$suites" != none ]; then
     for suite in ${suites//,/ }; do
       if [ "$suite" = gpus ]; then run_bench_gpus; else run_bench "$suite" --suite "$suite"; fi
-      case $suite in sort | topk) run_bench_cub35 "$suite" ;; esac
+      case $suite in core | sort | compact | histogram | topk) run_bench_cub35 "$suite" ;; esac
     done
   fi
   [ -n "$bench_filter" ] && run_bench filter --benchmark_filter="$bench_filter"
