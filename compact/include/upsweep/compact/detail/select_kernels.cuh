@@ -253,12 +253,17 @@ __device__ __forceinline__ void stage_survivors(const tile_output& tile, const T
   int kept_before = thread_first;  // survivors of the tile before item i
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
-    if (keep[i]) {
-      staging[kept_before++] = items[i];
-    } else if constexpr (is_partition(Output)) {
+    if constexpr (is_partition(Output)) {
+      // A slot for every item of the tile (items past its end are never kept): one predicated
+      // store, no branch (a branch an item: partition of 10^4 int32 7.80 us against 8.60, H200,
+      // 2026-11-29).
       const int index = item_in_tile<IPT>(i);
-      if (index < tile.items) staging[rejected_slot<Output>(tile, index - kept_before)] = items[i];
+      const int slot = keep[i] ? kept_before : rejected_slot<Output>(tile, index - kept_before);
+      if (index < tile.items) staging[slot] = items[i];
+    } else {
+      if (keep[i]) staging[kept_before] = items[i];
     }
+    kept_before += keep[i] ? 1 : 0;
   }
 }
 
@@ -276,23 +281,28 @@ __device__ __forceinline__ long long rejected_base(const tile_output& tile, long
 
 // Writes the staged tile: slot j < kept to kept_first + j, in the partition modes slot j >= kept
 // to rejected_base + j. Unrolled to the tile's size, so that a thread's shared loads and global
-// stores issue back to back; survivors alone go through one base iterator with int offsets.
+// stores issue back to back; each run goes through one base iterator with int offsets, and a
+// thread stops at its first slot past the end (with a 64-bit index formed for every slot: a
+// partition of 10^2 int32 7.75 us against 7.33, select of 10^8 222 against 219; H200, 2026-11-29).
 template <class Policy, select_output Output, class T, class OutputIt>
 __device__ __forceinline__ void write_staged(const tile_output& tile, long long tile_first, long long num_items,
                                              long long split, const T* staging, OutputIt d_out) {
+  const OutputIt kept_out = d_out + tile.kept_first;
   if constexpr (is_partition(Output)) {
-    const long long rejected_base = detail::rejected_base<Output>(tile, tile_first, num_items, split);
+    const OutputIt rejected_out = d_out + detail::rejected_base<Output>(tile, tile_first, num_items, split);
 #pragma unroll
     for (int k = 0; k < Policy::items_per_thread; ++k) {
       const int j = k * Policy::block_threads + static_cast<int>(threadIdx.x);
-      if (j < tile.items) d_out[j < tile.kept ? tile.kept_first + j : rejected_base + j] = staging[j];
+      if (j >= tile.items) break;
+      if (j < tile.kept) kept_out[j] = staging[j];
+      else rejected_out[j] = staging[j];
     }
   } else {
-    const OutputIt out = d_out + tile.kept_first;
 #pragma unroll
     for (int k = 0; k < Policy::items_per_thread; ++k) {
       const int j = k * Policy::block_threads + static_cast<int>(threadIdx.x);
-      if (j < tile.kept) out[j] = staging[j];
+      if (j >= tile.kept) break;
+      kept_out[j] = staging[j];
     }
   }
 }
