@@ -247,19 +247,24 @@ __device__ __forceinline__ int rejected_slot(const tile_output& tile, int reject
 // the partition modes the rejected ones in slots [kept, items) (rejected_slot). Scattering in
 // shared memory turns the global writes below into contiguous runs; written straight from
 // registers, every item was its own scattered store.
-template <select_output Output, int IPT, class T>
+// Predicated: in the partition modes each item's slot is a select and its store one predicated
+// store, no branch an item. It pays on a block per tile (partition of 10^4 int32 7.80 us against
+// 8.60) and not on reduce-ahead, where the branch is taken alike by most items at 1 % and 99 %
+// (10^8: 301.5 us against 291.2; H200, 2026-11-29).
+template <select_output Output, bool Predicated, int IPT, class T>
 __device__ __forceinline__ void stage_survivors(const tile_output& tile, const T (&items)[IPT], const bool (&keep)[IPT],
                                                 int thread_first, T* staging) {
   int kept_before = thread_first;  // survivors of the tile before item i
 #pragma unroll
   for (int i = 0; i < IPT; ++i) {
-    if constexpr (is_partition(Output)) {
-      // A slot for every item of the tile (items past its end are never kept): one predicated
-      // store, no branch (a branch an item: partition of 10^4 int32 7.80 us against 8.60, H200,
-      // 2026-11-29).
-      const int index = item_in_tile<IPT>(i);
+    if constexpr (is_partition(Output) && Predicated) {
+      const int index = item_in_tile<IPT>(i);  // items past the tile's end are never kept
       const int slot = keep[i] ? kept_before : rejected_slot<Output>(tile, index - kept_before);
       if (index < tile.items) staging[slot] = items[i];
+    } else if constexpr (is_partition(Output)) {
+      const int index = item_in_tile<IPT>(i);
+      if (keep[i]) staging[kept_before] = items[i];
+      else if (index < tile.items) staging[rejected_slot<Output>(tile, index - kept_before)] = items[i];
     } else {
       if (keep[i]) staging[kept_before] = items[i];
     }
@@ -310,8 +315,9 @@ __device__ __forceinline__ void write_staged(const tile_output& tile, long long 
 
 // After the block scan: the count (last tile) and the tile's output, staged through `staging`
 // (the tile's item buffer, free once the scan's barriers have passed). The bases were published
-// by the scan's last barrier; items past the end were flagged 0.
-template <class Policy, select_output Output, class T, int IPT, class OutputIt>
+// by the scan's last barrier; items past the end were flagged 0. PredicatedStaging: see
+// stage_survivors (a block per tile: true; reduce-ahead: false).
+template <class Policy, select_output Output, bool PredicatedStaging = true, class T, int IPT, class OutputIt>
 __device__ __forceinline__ void write_tile_output(long long tile_idx, long long num_tiles, long long num_items,
                                                   const T (&items)[IPT], const bool (&keep)[IPT], int kept,
                                                   int thread_first, const tile_bases& bases, OutputIt d_out,
@@ -322,7 +328,7 @@ __device__ __forceinline__ void write_tile_output(long long tile_idx, long long 
     const long long tile_first = tile_idx * Policy::tile_items;
     const long long valid = num_items - tile_first;
     const tile_output tile{kept_first, kept, static_cast<int>(valid < Policy::tile_items ? valid : Policy::tile_items)};
-    stage_survivors<Output>(tile, items, keep, thread_first, staging);
+    stage_survivors<Output, PredicatedStaging>(tile, items, keep, thread_first, staging);
     __syncthreads();
     const long long split = Output == select_output::partitioned_in_order ? bases.split : 0;
     write_staged<Policy, Output>(tile, tile_first, num_items, split, staging, d_out);

@@ -69,8 +69,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     }
     const int kept =
         count_survivors_before<Policy, ipt, State, true>(tile, keep, thread_first, state, s.bases.kept_first, s.scan);
-    write_tile_output<Policy, Output>(tile, num_tiles, num_items, items, keep, kept, thread_first, s.bases, d_out,
-                                      d_num_selected, buffer.items);
+    constexpr bool predicated_staging = false;  // the branch an item is cheaper here (stage_survivors)
+    write_tile_output<Policy, Output, predicated_staging>(tile, num_tiles, num_items, items, keep, kept, thread_first,
+                                                          s.bases, d_out, d_num_selected, buffer.items);
   };
   reduce_ahead_tiles(num_tiles, state, s.claim, s.stages, ahead, behind);
 }
