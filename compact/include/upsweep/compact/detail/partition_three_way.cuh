@@ -181,17 +181,17 @@ __device__ __forceinline__ void stage_parts(const T (&items)[Policy::items_per_t
   int first_at = before.first, second_at = before.second;  // the parts' items before item i in the tile
 #pragma unroll
   for (int i = 0; i < ipt; ++i) {
-    const int unselected_at = unselected_begin + item_in_tile<ipt>(i) - first_at - second_at;
     if constexpr (Predicated) {
+      const int unselected_at = unselected_begin + item_in_tile<ipt>(i) - first_at - second_at;
       const int slot = part[i] == 0 ? first_at : (part[i] == 1 ? tile_counts.first + second_at : unselected_at);
       if (part[i] != 3) staged[slot] = items[i];
+      first_at += part[i] == 0 ? 1 : 0;
+      second_at += part[i] == 1 ? 1 : 0;
     } else {
-      if (part[i] == 0) staged[first_at] = items[i];
-      else if (part[i] == 1) staged[tile_counts.first + second_at] = items[i];
-      else if (part[i] == 2) staged[unselected_at] = items[i];
+      if (part[i] == 0) staged[first_at++] = items[i];
+      else if (part[i] == 1) staged[tile_counts.first + second_at++] = items[i];
+      else if (part[i] == 2) staged[unselected_begin + item_in_tile<ipt>(i) - first_at - second_at] = items[i];
     }
-    first_at += part[i] == 0 ? 1 : 0;
-    second_at += part[i] == 1 ? 1 : 0;
   }
   __syncthreads();
 }
