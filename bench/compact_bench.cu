@@ -59,7 +59,7 @@ void cub_select_if(benchmark::State& state, int rate) {
   fill_uniform(in.ptr, n);
   const below<T> pred = keep_rate<T>(rate);
   time_with_temp_storage(state, n, select_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return cub::DeviceSelect::If(temp, bytes, in.ptr, out.ptr, count.ptr, n, pred, s);
+    return cub::DeviceSelect::If(temp, bytes, in.ptr, out.ptr, count.ptr, cub_count(n), pred, s);
   });
 }
 
@@ -86,7 +86,7 @@ void cub_unique(benchmark::State& state, int rate) {
   device_array<std::int64_t> count(1);
   fill_runs(in.ptr, n, rate * 100);
   time_with_temp_storage(state, n, select_bytes<T>(n, rate), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return cub::DeviceSelect::Unique(temp, bytes, in.ptr, out.ptr, count.ptr, n, s);
+    return cub::DeviceSelect::Unique(temp, bytes, in.ptr, out.ptr, count.ptr, cub_count(n), s);
   });
 }
 

@@ -39,7 +39,7 @@ void cub_inclusive_sum(benchmark::State& state) {
   device_array<item_t> in(n), out(n);
   fill_items(in.ptr, n);
   time_with_temp_storage(state, n, 2.0 * n * sizeof(item_t), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return cub::DeviceScan::InclusiveSum(temp, bytes, in.ptr, out.ptr, n, s);
+    return cub::DeviceScan::InclusiveSum(temp, bytes, in.ptr, out.ptr, cub_count(n), s);
   });
 }
 
@@ -67,7 +67,7 @@ void cub_reduce_sum(benchmark::State& state) {
   device_array<item_t> in(n), out(1);
   fill_items(in.ptr, n);
   time_with_temp_storage(state, n, 1.0 * n * sizeof(item_t), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return cub::DeviceReduce::Sum(temp, bytes, in.ptr, out.ptr, n, s);
+    return cub::DeviceReduce::Sum(temp, bytes, in.ptr, out.ptr, cub_count(n), s);
   });
 }
 

@@ -117,16 +117,16 @@ void cub_group(benchmark::State& state, int starts) {
                                                                           cudaStream_t s) {
     if constexpr (Op == group_op::reduce)
       return cub::DeviceReduce::ReduceByKey(temp, bytes, in.keys.ptr, keys_out.ptr, in.values.ptr, values_out.ptr,
-                                            count.ptr, plus, n, s);
+                                            count.ptr, plus, cub_count(n), s);
     else if constexpr (Op == group_op::unique)
       return cub::DeviceSelect::UniqueByKey(temp, bytes, in.keys.ptr, in.values.ptr, keys_out.ptr, values_out.ptr,
-                                            count.ptr, n, s);
+                                            count.ptr, cub_count(n), s);
     else if constexpr (Op == group_op::scan)
-      return cub::DeviceScan::InclusiveScanByKey(temp, bytes, in.keys.ptr, in.values.ptr, values_out.ptr, plus, n, eq,
-                                                 s);
+      return cub::DeviceScan::InclusiveScanByKey(temp, bytes, in.keys.ptr, in.values.ptr, values_out.ptr, plus,
+                                                 cub_count(n), eq, s);
     else
       return cub::DeviceScan::ExclusiveScanByKey(temp, bytes, in.keys.ptr, in.values.ptr, values_out.ptr, plus, V{0},
-                                                 n, eq, s);
+                                                 cub_count(n), eq, s);
   });
 }
 
@@ -166,7 +166,8 @@ void non_trivial_runs_row(benchmark::State& state, int starts) {
     if constexpr (Ours)
       return upsweep::non_trivial_runs<Policy>(temp, bytes, k, offsets.ptr, lengths.ptr, count.ptr, n, s);
     else
-      return cub::DeviceRunLengthEncode::NonTrivialRuns(temp, bytes, k, offsets.ptr, lengths.ptr, count.ptr, n, s);
+      return cub::DeviceRunLengthEncode::NonTrivialRuns(temp, bytes, k, offsets.ptr, lengths.ptr, count.ptr,
+                                                        cub_count(n), s);
   });
 }
 
