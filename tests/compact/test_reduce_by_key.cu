@@ -87,15 +87,21 @@ auto unique_by_key_call(Eq eq) {
 // Every size and shape, the default tiles and small ones, reduce and unique_by_key.
 template <class K, class V, class A, class Op, class Eq>
 void expect_every_shape_like_the_host(Op op, Eq eq) {
-  constexpr std::int64_t tile = default_by_key_policy<K, A>::tile_items;
-  for_every_size_and_shape<K, V>(tile, [&](const std::vector<K>& keys, const std::vector<V>& values) {
-    const auto reduced = reduce_on_host<A>(keys, values, op, eq, false);
-    expect_runs_like_the_host<A>(keys, values, reduced, reduce_call<void>(op, eq));
-    expect_runs_like_the_host<A>(keys, values, reduced, reduce_call<small_by_key_tiles>(op, eq));
-    const auto firsts = reduce_on_host<V>(keys, values, op, eq, true);
-    expect_runs_like_the_host<V>(keys, values, firsts, unique_by_key_call<void>(eq));
-    expect_runs_like_the_host<V>(keys, values, firsts, unique_by_key_call<small_by_key_tiles>(eq));
-  });
+  // Sizes around each function's own default tile.
+  for_every_size_and_shape<K, V>(default_reduce_by_key_policy<K, A>::tile_items,
+                                 [&](const std::vector<K>& keys, const std::vector<V>& values) {
+                                   const auto reduced = reduce_on_host<A>(keys, values, op, eq, false);
+                                   expect_runs_like_the_host<A>(keys, values, reduced, reduce_call<void>(op, eq));
+                                   expect_runs_like_the_host<A>(keys, values, reduced,
+                                                                reduce_call<small_by_key_tiles>(op, eq));
+                                 });
+  for_every_size_and_shape<K, V>(default_by_key_policy<K, V>::tile_items,
+                                 [&](const std::vector<K>& keys, const std::vector<V>& values) {
+                                   const auto firsts = reduce_on_host<V>(keys, values, op, eq, true);
+                                   expect_runs_like_the_host<V>(keys, values, firsts, unique_by_key_call<void>(eq));
+                                   expect_runs_like_the_host<V>(keys, values, firsts,
+                                                                unique_by_key_call<small_by_key_tiles>(eq));
+                                 });
 }
 
 class ReduceByKey : public gpu_test {};

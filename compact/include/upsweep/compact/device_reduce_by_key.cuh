@@ -36,7 +36,7 @@ cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes,
                           std::int64_t num_items, ReduceOp reduce_op, Eq eq = {}, cudaStream_t stream = 0) {
   using acc_t = detail::scan_accumulator_t<ValueIt, AggregateOutIt>;
   using policy_t = cuda::std::conditional_t<cuda::std::is_void_v<Policy>,
-                                            default_by_key_policy<detail::it_value_t<KeyIt>, acc_t>, Policy>;
+                                            default_reduce_by_key_policy<detail::it_value_t<KeyIt>, acc_t>, Policy>;
   return detail::dispatch_by_key<policy_t, detail::by_key_output::reduce>(
       d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_unique_keys_out, d_aggregates_out, d_num_runs,
       num_items, eq, reduce_op, maybe<acc_t>{acc_t{}, false}, stream);

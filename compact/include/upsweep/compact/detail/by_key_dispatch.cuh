@@ -26,25 +26,35 @@ namespace detail {
 // About 12 4-byte keys and values a thread; wider items fewer, each thread's run still whole
 // 16-byte vectors.
 template <class Key, class Value>
+constexpr std::size_t widest_of() {
+  return sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
+}
+
+template <class Key, class Value>
 constexpr int by_key_items_per_thread() {
-  constexpr std::size_t widest = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
-  return widest <= 4 ? 12 : (widest <= 8 ? 8 : 4);
+  return widest_of<Key, Value>() <= 4 ? 12 : (widest_of<Key, Value>() <= 8 ? 8 : 4);
 }
 
 }  // namespace detail
 
-// A block per tile loading its keys and values straight into registers, three resident blocks
-// asked of ptxas, a 600 ns pause before looking back. upsweep-bench tune/*_i32_run16 (H200,
-// 2026-11-27, 10^9 int32 keys and values, runs of 16, one 128-bit tile word, ms):
-//   reduce by key: 256 x 12 at 3 blocks 5.54, with direct loads 5.14; 256 x 16 at 2 5.75, direct
-//     5.62; 256 x 18 at 2 6.74 (CUB 4.21). Pauses of 0 / 600 / 1500 ns at 256 x 12: 5.84 / 5.47 /
-//     5.75.
-//   scan by key: 256 x 12 at 3 5.38, direct 4.56; 256 x 16 at 2 5.78, direct 4.43 (CUB 3.91).
-// Through shared memory (tile_io::transpose) every tile paid two more barriers, which ncu found
-// to be the largest stall (46 % of the cycles between issues, 10^8 items).
+// A block per tile loading its keys and values straight into registers, a 600 ns pause before
+// looking back; 4-byte items at four resident blocks, wider ones at three. Through shared memory
+// (tile_io::transpose) every tile paid two more barriers (46 % of the cycles between issues at
+// 10^8 items in ncu). A/B harness (H200, 2026-11-29, 10^9 int32 keys and values, runs of 16, CUB
+// 3.0 counting in int, ms): scan by key 256 x 12 at 4 blocks 4.33, at 3 4.73, 256 x 16 at 3 4.47
+// (CUB 3.89); unique_by_key 3.46 / 3.47 / 3.42 (CUB 3.17). Look-back pauses of 0 / 350 ns between
+// polls and 300 / 600 / 1000 ns before looking back changed nothing by more than 3 %.
 template <class Key, class Value>
-using default_by_key_policy = scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::direct, 1,
-                                          default_look_back_delay_ns, false, tile_schedule::block_per_tile, 3, 600>;
+using default_by_key_policy =
+    scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::direct, 1, default_look_back_delay_ns,
+                false, tile_schedule::block_per_tile, detail::widest_of<Key, Value>() <= 4 ? 4 : 3, 600>;
+
+// reduce_by_key keeps the keys in registers through the tile's scan: 4-byte items at 256 x 16
+// and three blocks, 3.63 ms in the run above (256 x 12 at 4 3.76, at 3 4.27; CUB 3.04).
+template <class Key, class Value>
+using default_reduce_by_key_policy =
+    scan_policy<256, detail::widest_of<Key, Value>() <= 4 ? 16 : detail::by_key_items_per_thread<Key, Value>(),
+                tile_io::direct, 1, default_look_back_delay_ns, false, tile_schedule::block_per_tile, 3, 600>;
 
 namespace detail {
 
@@ -80,6 +90,17 @@ bool by_key_arguments_bad(KeyIt d_keys, ValueIt d_values, KeyOutIt d_keys_out, V
   }
 }
 
+// A block per tile (each claims one).
+template <class Policy, by_key_output Output, class KeyIt, class ValueIt, class KeyOutIt, class ValueOutIt, class Acc,
+          class Eq, class Op, class State>
+cudaError_t launch_by_key(cudaStream_t stream, KeyIt d_keys, ValueIt d_values, KeyOutIt d_keys_out,
+                          ValueOutIt d_values_out, std::int64_t* d_num_runs, std::int64_t num_items,
+                          std::int64_t num_tiles, Eq eq, Op op, maybe<Acc> init, State state) {
+  by_key_kernel<Policy, Output><<<claiming_grid(num_tiles), Policy::block_threads, 0, stream>>>(
+      d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init, state);
+  return cudaGetLastError();
+}
+
 template <class Policy, by_key_output Output, class KeyIt, class ValueIt, class KeyOutIt, class ValueOutIt, class Acc,
           class Eq, class Op>
 cudaError_t dispatch_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys, ValueIt d_values,
@@ -104,19 +125,16 @@ cudaError_t dispatch_by_key(void* d_temp_storage, std::size_t& temp_storage_byte
     return cudaSuccess;
   }
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
-  const unsigned grid = claiming_grid(num_tiles);
   if constexpr (Output == by_key_output::unique) {
     UPSWEEP_CUDA_RETURN(count_tile_state::initialize(allocations[0], num_tiles, stream));
-    by_key_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(
-        d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init,
-        count_tile_state(allocations[0], false));
+    return launch_by_key<Policy, Output>(stream, d_keys, d_values, d_keys_out, d_values_out, d_num_runs,
+                                         num_items, num_tiles, eq, op, init, count_tile_state(allocations[0], false));
   } else {
     UPSWEEP_CUDA_RETURN(counted_tile_state_t<run_sum<Acc>>::initialize(allocations[0], num_tiles, stream));
-    by_key_kernel<Policy, Output><<<grid, Policy::block_threads, 0, stream>>>(
-        d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init,
-        make_counted_tile_state<run_sum<Acc>>(allocations[0], num_tiles));
+    return launch_by_key<Policy, Output>(stream, d_keys, d_values, d_keys_out, d_values_out, d_num_runs,
+                                         num_items, num_tiles, eq, op, init,
+                                         make_counted_tile_state<run_sum<Acc>>(allocations[0], num_tiles));
   }
-  return cudaGetLastError();
 }
 
 }  // namespace detail

@@ -84,128 +84,173 @@ struct by_key_storage {
   maybe<run_sum<Acc>> tile_prefix;  // reduce and the scans: the pair before the tile (none in tile 0)
 };
 
-// block_scan prefix callback that keeps the tile's scan in 32-bit heads: widens the tile's total,
-// publishes it and looks back over the tile state, and leaves the pair before the tile in shared
-// memory (read after the block scan's barrier); the tile-local scan gets no prefix.
+// Warp 0, while the other warps go on with the tile: publishes the tile's total (heads widened to
+// 64 bits), looks back, and leaves the pair before the tile in shared memory (none in tile 0),
+// read after the block's next barrier.
 template <class Policy, class Acc, class State, class Op>
-struct run_prefix_look_back {
-  const State& state;
-  long long tile_idx;
-  segmented_op<Op> seg;
-  maybe<run_sum<Acc>>& tile_prefix;
-
-  __device__ maybe<tile_run_sum<Acc>> operator()(const tile_run_sum<Acc>& tile_total) {
-    look_back_prefix<run_sum<Acc>, State, segmented_op<Op>, Policy::look_back_delay_ns, false,
-                     Policy::look_back_settle_ns>
-        prefix{state, tile_idx, seg, maybe<run_sum<Acc>>{run_sum<Acc>{}, false}};
-    const maybe<run_sum<Acc>> before = prefix(run_sum<Acc>{tile_total.heads, tile_total.value});
-    if (lane_id() == 0) tile_prefix = before;
-    return {tile_total, false};
-  }
-};
-
-// Item i's reduction since the last head before it, across tiles, from its tile-local exclusive
-// pair: the tile's first item has none in the tile (the block scan left its own item there).
-template <class Acc, class Op>
-__device__ __forceinline__ Acc value_before(bool first_of_tile, const tile_run_sum<Acc>& local,
-                                            const maybe<run_sum<Acc>>& tile_prefix, Op& op) {
-  if (first_of_tile) return tile_prefix.value.value;  // unused in tile 0, whose first item is a head
-  if (local.heads != 0 || !tile_prefix.valid) return local.value;
-  return static_cast<Acc>(op(tile_prefix.value.value, local.value));
+__device__ __forceinline__ void look_back_runs(long long tile_idx, const tile_run_sum<Acc>& tile_total,
+                                               const State& state, Op& op, maybe<run_sum<Acc>>& tile_prefix) {
+  if (warp_id() != 0) return;
+  look_back_prefix<run_sum<Acc>, State, segmented_op<Op>, Policy::look_back_delay_ns, false,
+                   Policy::look_back_settle_ns>
+      prefix{state, tile_idx, segmented_op<Op>{op}, maybe<run_sum<Acc>>{run_sum<Acc>{}, false}};
+  const maybe<run_sum<Acc>> before = prefix(run_sum<Acc>{tile_total.heads, tile_total.value});
+  if (lane_id() == 0) tile_prefix = before;
 }
 
-// The scans' result for item i from the reduction since its run's head (`before`, unused at a
-// head).
-template <by_key_output Output, class Acc, class Op>
-__device__ __forceinline__ Acc scanned_value(bool head, const Acc& before, const Acc& value, const maybe<Acc>& init,
-                                             Op& op) {
-  if constexpr (Output == by_key_output::inclusive_scan)
-    return head ? value : static_cast<Acc>(op(before, value));
-  else return head ? init.value : static_cast<Acc>(op(init.value, before));
+// A thread's part of the tile's scan: its run heads, and op over its values since the last of
+// them (over all of them when it holds none), in input order.
+template <class Acc, int IPT, class Value, class Op>
+__device__ __forceinline__ tile_run_sum<Acc> thread_run_sum(const Value (&values)[IPT], const bool (&head)[IPT],
+                                                            Op& op) {
+  tile_run_sum<Acc> sum = {head[0] ? 1 : 0, static_cast<Acc>(values[0])};
+#pragma unroll
+  for (int i = 1; i < IPT; ++i) {
+    const Acc value = static_cast<Acc>(values[i]);
+    sum.heads += head[i] ? 1 : 0;
+    sum.value = head[i] ? value : static_cast<Acc>(op(sum.value, value));
+  }
+  return sum;
+}
+
+// What precedes a thread's first item within the tile: the heads before it, and op over the
+// values since the last of them (thread 0: no heads, and a value not to be used). Also yields the
+// tile's total. Barrier before reusing the scan's storage.
+template <class Policy, class Acc, class Op, class Storage>
+__device__ __forceinline__ tile_run_sum<Acc> runs_before_thread(const tile_run_sum<Acc>& mine, Op& op, Storage& s,
+                                                                tile_run_sum<Acc>& tile_total) {
+  tile_run_sum<Acc> before[1] = {mine};
+  tile_total =
+      block_scan<tile_run_sum<Acc>, Policy::block_threads>(s.scan).exclusive_scan(before, segmented_op<Op>{op},
+                                                                                  no_prefix{});
+  if (threadIdx.x == 0) before[0].heads = 0;
+  return before[0];
+}
+
+// The next value of a run walked item by item: `restart` (a head, or a first item with no run
+// known before it) starts it afresh.
+template <class Acc, class Op>
+__device__ __forceinline__ Acc extend_run(bool restart, const Acc& run, const Acc& value, Op& op) {
+  return restart ? value : static_cast<Acc>(op(run, value));
 }
 
 // reduce: a head stages its key at its run's slot in the tile, and the aggregate of the run it
-// closes at the same slot of the aggregates (slot 0: a run begun before the tile); the input's
-// last item stages the last run's, one slot past the tile's heads. Both then go out as
-// contiguous ranges: written from registers, each head was a scattered store.
-template <class Policy, class Key, class Value, class Acc, class KeyOutIt, class ValueOutIt, class Op, class Storage>
-__device__ __forceinline__ void write_reduced_runs(long long tile_idx, long long num_items, int tile_heads,
-                                                   const Key (&keys)[Policy::items_per_thread],
+// closes at the same slot of the aggregates; the input's last item stages the last run's, one
+// slot past the tile's heads. Slot 0 holds only the tile's part of a run begun before the tile
+// (nothing when the tile starts with a head): write_reduced_runs puts the look-back's value in
+// front. Full: the tile holds tile_items items.
+template <bool Full, class Policy, class Key, class Value, class Acc, class Op>
+__device__ __forceinline__ void stage_reduced_runs(const Key (&keys)[Policy::items_per_thread],
                                                    const Value (&values)[Policy::items_per_thread],
                                                    const bool (&head)[Policy::items_per_thread],
-                                                   const int (&heads_before)[Policy::items_per_thread],
-                                                   const Acc (&before)[Policy::items_per_thread],
-                                                   KeyOutIt d_keys_out, ValueOutIt d_values_out, count_t* d_num_runs,
-                                                   Op& op, Storage& s) {
-  constexpr int ipt = Policy::items_per_thread;
-  const long long tile_first = tile_idx * Policy::tile_items;
-  const long long base = s.tile_prefix.valid ? s.tile_prefix.value.heads : 0;  // runs begun before the tile
-  const bool last_tile = num_items - tile_first <= Policy::tile_items;
+                                                   const tile_run_sum<Acc>& before, int in_tile, bool last_tile,
+                                                   int tile_heads, Op& op, Key* staged_keys, Acc* staged_aggregates) {
+  int slot = before.heads;
+  Acc run = before.value;
 #pragma unroll
-  for (int i = 0; i < ipt; ++i) {
-    const long long index = tile_first + item_in_tile<ipt>(i);
-    if (index >= num_items) break;
-    const int slot = heads_before[i];
+  for (int i = 0; i < Policy::items_per_thread; ++i) {
     if (head[i]) {
-      s.keys.items[slot] = keys[i];
-      s.io.aggregates[slot] = before[i];  // slot 0 of the input's first tile: never written out
+      staged_keys[slot] = keys[i];
+      staged_aggregates[slot] = run;
+      ++slot;
     }
-    if (index == num_items - 1) {
-      const Acc value = static_cast<Acc>(values[i]);
-      s.io.aggregates[tile_heads] = head[i] ? value : static_cast<Acc>(op(before[i], value));
-      *d_num_runs = base + tile_heads;
-    }
+    // Thread 0's run before its first item lies in earlier tiles: looked up meanwhile.
+    run = extend_run(head[i] || (i == 0 && threadIdx.x == 0), run, static_cast<Acc>(values[i]), op);
+    if (!Full && item_in_tile<Policy::items_per_thread>(i) == in_tile - 1) staged_aggregates[tile_heads] = run;
   }
-  __syncthreads();
-  for (int j = static_cast<int>(threadIdx.x); j < tile_heads; j += Policy::block_threads)
-    d_keys_out[base + j] = s.keys.items[j];
-  const int first_slot = tile_idx == 0 ? 1 : 0, end_slot = tile_heads + (last_tile ? 1 : 0);
-  for (int j = first_slot + static_cast<int>(threadIdx.x); j < end_slot; j += Policy::block_threads)
-    d_values_out[base - 1 + j] = s.io.aggregates[j];
+  if (Full && last_tile && threadIdx.x == Policy::block_threads - 1) staged_aggregates[tile_heads] = run;
 }
 
-// reduce and the scans on a tile whose keys, values and heads are in registers: the tile scans
-// (heads, value) pairs with 32-bit heads, then applies the pair before the tile.
-template <class Policy, by_key_output Output, class Out, class Key, class Value, class KeyOutIt, class ValueOutIt,
-          class Acc, class Op, class State, class Storage>
+// reduce: the staged keys and aggregates go out as contiguous ranges (written from registers,
+// each head was a scattered store), slot 0's behind the value of the run before the tile.
+template <class Policy, class Key, class Acc, class KeyOutIt, class ValueOutIt, class Op>
+__device__ __forceinline__ void write_reduced_runs(long long tile_idx, bool last_tile, int tile_heads,
+                                                   const maybe<run_sum<Acc>>& prefix, bool starts_with_head,
+                                                   const Key* staged_keys, const Acc* staged_aggregates,
+                                                   KeyOutIt d_keys_out, ValueOutIt d_values_out,
+                                                   count_t* d_num_runs, Op& op) {
+  const long long base = prefix.valid ? prefix.value.heads : 0;  // runs begun before the tile
+  if (last_tile && threadIdx.x == 0) *d_num_runs = base + tile_heads;
+  for (int j = static_cast<int>(threadIdx.x); j < tile_heads; j += Policy::block_threads)
+    d_keys_out[base + j] = staged_keys[j];
+  const int first_slot = tile_idx == 0 ? 1 : 0, end_slot = tile_heads + (last_tile ? 1 : 0);
+  for (int j = first_slot + static_cast<int>(threadIdx.x); j < end_slot; j += Policy::block_threads) {
+    Acc aggregate = staged_aggregates[j];
+    if (j == 0)  // thread 0 of a later tile, whose head[0] is starts_with_head
+      aggregate = starts_with_head ? prefix.value.value : static_cast<Acc>(op(prefix.value.value, aggregate));
+    d_values_out[base - 1 + j] = aggregate;
+  }
+}
+
+// The scans' results for a thread's items, from op over the values since the last head before
+// its first (`run`; none known when `no_run`, the tile's first item in the first walk).
+template <by_key_output Output, class Acc, int IPT, class Value, class Out, class Op>
+__device__ __forceinline__ void scan_thread_runs(const Value (&values)[IPT], const bool (&head)[IPT], Acc run,
+                                                 bool no_run, const maybe<Acc>& init, Op& op, Out (&out)[IPT]) {
+#pragma unroll
+  for (int i = 0; i < IPT; ++i) {
+    if constexpr (Output == by_key_output::exclusive_scan)
+      out[i] = static_cast<Out>(head[i] ? init.value : static_cast<Acc>(op(init.value, run)));
+    run = extend_run(head[i] || (i == 0 && no_run), run, static_cast<Acc>(values[i]), op);
+    if constexpr (Output == by_key_output::inclusive_scan) out[i] = static_cast<Out>(run);
+  }
+}
+
+// The scans: a thread with no head before it in the tile continues a run begun before the tile,
+// known after the look-back; it walks its items again from there and stores them once more.
+template <bool Full, class Policy, by_key_output Output, class Out, class Acc, class Value, class OutIt, class Op>
+__device__ __forceinline__ void rescan_joined_run(const Value (&values)[Policy::items_per_thread],
+                                                  const bool (&head)[Policy::items_per_thread],
+                                                  const tile_run_sum<Acc>& before,
+                                                  const maybe<run_sum<Acc>>& prefix, int in_tile,
+                                                  const maybe<Acc>& init, Op& op, OutIt d_tile_out) {
+  if (before.heads != 0 || !prefix.valid) return;
+  const Acc run = threadIdx.x == 0 ? prefix.value.value : static_cast<Acc>(op(prefix.value.value, before.value));
+  Out out[Policy::items_per_thread];
+  scan_thread_runs<Output>(values, head, run, false, init, op, out);
+#pragma unroll
+  for (int i = 0; i < Policy::items_per_thread; ++i)
+    if (Full || item_in_tile<Policy::items_per_thread>(i) < in_tile)
+      d_tile_out[item_in_tile<Policy::items_per_thread>(i)] = out[i];
+}
+
+// reduce and the scans on a tile whose keys, values and heads are in registers: each thread
+// reduces its items and the tile scans one (heads, value) pair a thread, with 32-bit heads. Warp 0
+// then looks back while every thread walks its items again, staging runs (reduce) or storing
+// results (the scans); after a barrier only what continues a run from earlier tiles waits on the
+// look-back.
+template <bool Full, class Policy, by_key_output Output, class Out, class Key, class Value, class KeyOutIt,
+          class ValueOutIt, class Acc, class Op, class State, class Storage>
 __device__ __forceinline__ void scan_runs_of_tile(long long tile_idx, long long num_items,
                                                   const Key (&keys)[Policy::items_per_thread],
                                                   const Value (&values)[Policy::items_per_thread],
                                                   const bool (&head)[Policy::items_per_thread], KeyOutIt d_keys_out,
                                                   ValueOutIt d_values_out, count_t* d_num_runs, Op& op,
                                                   const maybe<Acc>& init, const State& state, Storage& s) {
-  constexpr int ipt = Policy::items_per_thread;
   const long long tile_first = tile_idx * Policy::tile_items;
-  tile_run_sum<Acc> local[ipt];
-#pragma unroll
-  for (int i = 0; i < ipt; ++i) local[i] = {head[i] ? 1 : 0, static_cast<Acc>(values[i])};
-  segmented_op<Op> seg{op};
-  run_prefix_look_back<Policy, Acc, State, Op> prefix{state, tile_idx, seg, s.tile_prefix};
-  const tile_run_sum<Acc> tile_total =
-      block_scan<tile_run_sum<Acc>, Policy::block_threads>(s.scan).exclusive_scan(local, seg, prefix);
-  const maybe<run_sum<Acc>> tile_prefix = s.tile_prefix;
-  Acc before[ipt];
-  int heads_before[ipt];
-#pragma unroll
-  for (int i = 0; i < ipt; ++i) {
-    const bool first_of_tile = threadIdx.x == 0 && i == 0;
-    before[i] = value_before(first_of_tile, local[i], tile_prefix, op);
-    heads_before[i] = first_of_tile ? 0 : local[i].heads;
-  }
+  const int in_tile = items_in_tile<Policy>(num_items - tile_first);
+  tile_run_sum<Acc> tile_total;
+  const tile_run_sum<Acc> before = runs_before_thread<Policy>(thread_run_sum<Acc>(values, head, op), op, s, tile_total);
+  look_back_runs<Policy>(tile_idx, tile_total, state, op, s.tile_prefix);
   if constexpr (Output == by_key_output::reduce) {
-    write_reduced_runs<Policy>(tile_idx, num_items, tile_total.heads, keys, values, head, heads_before, before,
-                               d_keys_out, d_values_out, d_num_runs, op, s);
+    const bool last_tile = num_items - tile_first <= Policy::tile_items;
+    stage_reduced_runs<Full, Policy>(keys, values, head, before, in_tile, last_tile, tile_total.heads, op,
+                                     s.keys.items, s.io.aggregates);
+    __syncthreads();
+    write_reduced_runs<Policy>(tile_idx, last_tile, tile_total.heads, s.tile_prefix, head[0], s.keys.items,
+                               s.io.aggregates, d_keys_out, d_values_out, d_num_runs, op);
   } else {
-    Out out[ipt];
-#pragma unroll
-    for (int i = 0; i < ipt; ++i)
-      out[i] = static_cast<Out>(scanned_value<Output>(head[i], before[i], static_cast<Acc>(values[i]), init, op));
+    Out out[Policy::items_per_thread];
+    scan_thread_runs<Output>(values, head, before.value, threadIdx.x == 0, init, op, out);
     store_tile<Policy::io, Policy::block_threads>(d_values_out + tile_first, num_items - tile_first, out, s.io.out);
+    __syncthreads();
+    rescan_joined_run<Full, Policy, Output, Out>(values, head, before, s.tile_prefix, in_tile, init, op,
+                                            d_values_out + tile_first);
   }
 }
 
-// unique_by_key: the heads before each thread's first (select's count scan and look-back), then
-// each head's key and value staged at its run's slot in the tile and written as contiguous
+// unique_by_key: each head's key and value staged at its run's slot in the tile (a count scan of
+// the tile) while warp 0 looks back for the heads before the tile, then written as contiguous
 // ranges.
 template <class Policy, class Key, class Value, class KeyOutIt, class ValueOutIt, class State, class Storage>
 __device__ __forceinline__ void write_first_of_runs(long long tile_idx, long long num_tiles,
@@ -214,11 +259,13 @@ __device__ __forceinline__ void write_first_of_runs(long long tile_idx, long lon
                                                     const bool (&head)[Policy::items_per_thread],
                                                     KeyOutIt d_keys_out, ValueOutIt d_values_out,
                                                     count_t* d_num_runs, const State& state, Storage& s) {
-  int thread_first = 0;
-  const int heads = count_survivors_before<Policy>(tile_idx, head, thread_first, state, s.kept_first, s.scan);
-  const long long base = s.kept_first;
-  if (tile_idx == num_tiles - 1 && threadIdx.x == 0) *d_num_runs = base + heads;
-  int slot = thread_first;
+  int before[1] = {count_kept(head)};
+  const int heads = block_scan<int, Policy::block_threads>(s.scan).exclusive_scan(before, cuda::std::plus<int>{},
+                                                                                  no_prefix{});
+  if (warp_id() == 0)
+    tile_base_look_back<State, Policy::look_back_delay_ns, Policy::look_back_settle_ns>{state, tile_idx,
+                                                                                        s.kept_first}(heads);
+  int slot = threadIdx.x == 0 ? 0 : before[0];
 #pragma unroll
   for (int i = 0; i < Policy::items_per_thread; ++i) {
     if (!head[i]) continue;
@@ -227,9 +274,37 @@ __device__ __forceinline__ void write_first_of_runs(long long tile_idx, long lon
     ++slot;
   }
   __syncthreads();
+  const long long base = s.kept_first;
+  if (tile_idx == num_tiles - 1 && threadIdx.x == 0) *d_num_runs = base + heads;
   for (int j = static_cast<int>(threadIdx.x); j < heads; j += Policy::block_threads) {
     d_keys_out[base + j] = s.keys.items[j];
     d_values_out[base + j] = s.io.values.items[j];
+  }
+}
+
+// One tile: loads its keys and values, flags its run heads, and writes its part of the output.
+// Full: the tile holds tile_items items (no bounds checks an item).
+template <bool Full, class Policy, by_key_output Output, class Out, class KeyIt, class ValueIt, class KeyOutIt,
+          class ValueOutIt, class Acc, class Eq, class Op, class State, class Storage>
+__device__ __forceinline__ void by_key_tile(long long tile_idx, long long num_tiles, KeyIt d_keys, ValueIt d_values,
+                                            KeyOutIt d_keys_out, ValueOutIt d_values_out, count_t* d_num_runs,
+                                            long long num_items, Eq& eq, Op& op, const maybe<Acc>& init,
+                                            const State& state, Storage& s) {
+  constexpr int ipt = Policy::items_per_thread;
+  const long long tile_first = tile_idx * Policy::tile_items;
+  const long long valid = Full ? Policy::tile_items : num_items - tile_first;
+  it_value_t<KeyIt> keys[ipt];
+  it_value_t<ValueIt> values[ipt];
+  bool head[ipt];
+  load_tile<Policy::io, Policy::block_threads>(d_keys + tile_first, valid, keys, s.keys);
+  load_tile<Policy::io, Policy::block_threads>(d_values + tile_first, valid, values, s.io.values);
+  mark_run_heads<Full>(d_keys, tile_first, items_in_tile<Policy>(valid), keys, head, eq);
+  if constexpr (Output == by_key_output::unique) {
+    write_first_of_runs<Policy>(tile_idx, num_tiles, keys, values, head, d_keys_out, d_values_out, d_num_runs, state,
+                                s);
+  } else {
+    scan_runs_of_tile<Full, Policy, Output, Out>(tile_idx, num_items, keys, values, head, d_keys_out, d_values_out,
+                                                 d_num_runs, op, init, state, s);
   }
 }
 
@@ -244,23 +319,14 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
   using key_t = it_value_t<KeyIt>;
   using value_t = it_value_t<ValueIt>;
   using out_t = cuda::std::conditional_t<Output == by_key_output::unique || Output == by_key_output::reduce, value_t, Acc>;
-  constexpr int ipt = Policy::items_per_thread;
   __shared__ by_key_storage<Policy, key_t, value_t, Acc, out_t, Output> s;
   for_each_claimed_tile(state, s.tile_idx, num_tiles, [&](long long tile_idx) {
-    const long long tile_first = tile_idx * Policy::tile_items;
-    key_t keys[ipt];
-    value_t values[ipt];
-    bool head[ipt];
-    load_tile<Policy::io, Policy::block_threads>(d_keys + tile_first, num_items - tile_first, keys, s.keys);
-    load_tile<Policy::io, Policy::block_threads>(d_values + tile_first, num_items - tile_first, values, s.io.values);
-    mark_run_heads(d_keys, tile_first, items_in_tile<Policy>(num_items - tile_first), keys, head, eq);
-    if constexpr (Output == by_key_output::unique) {
-      write_first_of_runs<Policy>(tile_idx, num_tiles, keys, values, head, d_keys_out, d_values_out, d_num_runs, state,
-                                  s);
-    } else {
-      scan_runs_of_tile<Policy, Output, out_t>(tile_idx, num_items, keys, values, head, d_keys_out, d_values_out,
-                                               d_num_runs, op, init, state, s);
-    }
+    if (num_items - tile_idx * Policy::tile_items >= Policy::tile_items)
+      by_key_tile<true, Policy, Output, out_t>(tile_idx, num_tiles, d_keys, d_values, d_keys_out, d_values_out,
+                                               d_num_runs, num_items, eq, op, init, state, s);
+    else
+      by_key_tile<false, Policy, Output, out_t>(tile_idx, num_tiles, d_keys, d_values, d_keys_out, d_values_out,
+                                                d_num_runs, num_items, eq, op, init, state, s);
   });
 }
 

@@ -132,17 +132,18 @@ __device__ __forceinline__ void flag_items(stencil_flags<FlagIt>& source, long l
 
 // Flags the run heads of a tile in blocked registers: eq is called once for each pair of
 // neighbours in the input. The item before a thread's first is the previous lane's last (a
-// shuffle); lane 0 loads it, one load per warp, no second pass over the input.
-template <int IPT, class InputIt, class T, class Eq>
+// shuffle); lane 0 loads it, one load per warp, no second pass over the input. Full: every item
+// of the tile is in the input (no bounds check an item).
+template <bool Full = false, int IPT, class InputIt, class T, class Eq>
 __device__ __forceinline__ void mark_run_heads(InputIt d_items, long long tile_first, int in_tile,
                                                const T (&items)[IPT], bool (&keep)[IPT], Eq& eq) {
   T before = shfl_up(items[IPT - 1], 1);
   const long long first = tile_first + item_in_tile<IPT>(0);
-  if (lane_id() == 0 && first > 0 && item_in_tile<IPT>(0) < in_tile) before = d_items[first - 1];
-  keep[0] = item_in_tile<IPT>(0) < in_tile && (first == 0 || !static_cast<bool>(eq(before, items[0])));
+  const auto in_input = [&](int i) { return Full || item_in_tile<IPT>(i) < in_tile; };
+  if (lane_id() == 0 && first > 0 && in_input(0)) before = d_items[first - 1];
+  keep[0] = in_input(0) && (first == 0 || !static_cast<bool>(eq(before, items[0])));
 #pragma unroll
-  for (int i = 1; i < IPT; ++i)
-    keep[i] = item_in_tile<IPT>(i) < in_tile && !static_cast<bool>(eq(items[i - 1], items[i]));
+  for (int i = 1; i < IPT; ++i) keep[i] = in_input(i) && !static_cast<bool>(eq(items[i - 1], items[i]));
 }
 
 template <class Policy, class InputIt, class Eq, class T, int IPT, class Storage>
