@@ -38,23 +38,27 @@ constexpr int by_key_items_per_thread() {
 }  // namespace detail
 
 // A block per tile loading its keys and values straight into registers, a 600 ns pause before
-// looking back; 4-byte items at four resident blocks, wider ones at three. Through shared memory
+// looking back; items of up to 8 bytes at four resident blocks. Through shared memory
 // (tile_io::transpose) every tile paid two more barriers (46 % of the cycles between issues at
-// 10^8 items in ncu). A/B harness (H200, 2026-11-29, 10^9 int32 keys and values, runs of 16, CUB
-// 3.0 counting in int, ms): scan by key 256 x 12 at 4 blocks 4.33, at 3 4.73, 256 x 16 at 3 4.47
-// (CUB 3.89); unique_by_key 3.46 / 3.47 / 3.42 (CUB 3.17). Look-back pauses of 0 / 350 ns between
-// polls and 300 / 600 / 1000 ns before looking back changed nothing by more than 3 %.
+// 10^8 items in ncu). A/B harness (H200, 2026-11-29, runs of 16, CUB 3.0 counting in int, ms):
+//   10^9 int32 keys and values: scan by key 256 x 12 at 4 blocks 4.33, at 3 4.73, 256 x 16 at 3
+//     4.47 (CUB 3.89); unique_by_key 3.46 / 3.47 / 3.42 (CUB 3.17). Pauses of 0 / 350 ns between
+//     polls and of 300 / 600 / 1000 ns before looking back: within 3 %.
+//   3 x 10^8 int64: 256 x 8 at 4 blocks against 3: scan by key 2.59 / 2.78 (CUB 1.88), unique 1.82
+//     / 2.06 (1.54), reduce 2.06 / 2.25 (1.64).
 template <class Key, class Value>
 using default_by_key_policy =
     scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::direct, 1, default_look_back_delay_ns,
-                false, tile_schedule::block_per_tile, detail::widest_of<Key, Value>() <= 4 ? 4 : 3, 600>;
+                false, tile_schedule::block_per_tile, detail::widest_of<Key, Value>() <= 8 ? 4 : 3, 600>;
 
-// reduce_by_key keeps the keys in registers through the tile's scan: 4-byte items at 256 x 16
-// and three blocks, 3.63 ms in the run above (256 x 12 at 4 3.76, at 3 4.27; CUB 3.04).
+// reduce_by_key keeps the keys in registers through the tile's scan: 4-byte items at 256 x 16 and
+// three blocks, 3.63 ms at 10^9 in the run above (256 x 12 at 4 3.76, at 3 4.27; CUB 3.04).
 template <class Key, class Value>
 using default_reduce_by_key_policy =
-    scan_policy<256, detail::widest_of<Key, Value>() <= 4 ? 16 : detail::by_key_items_per_thread<Key, Value>(),
-                tile_io::direct, 1, default_look_back_delay_ns, false, tile_schedule::block_per_tile, 3, 600>;
+    cuda::std::conditional_t<detail::widest_of<Key, Value>() <= 4,
+                             scan_policy<256, 16, tile_io::direct, 1, default_look_back_delay_ns, false,
+                                         tile_schedule::block_per_tile, 3, 600>,
+                             default_by_key_policy<Key, Value>>;
 
 namespace detail {
 
