@@ -76,7 +76,7 @@ void expect_scans_like_the_host(const std::vector<K>& keys, const std::vector<V>
 
 template <class K, class V, class A, class Op, class Eq>
 void expect_every_shape_scans_like_the_host(Op op, Eq eq, A init) {
-  constexpr std::int64_t tile = default_by_key_policy<K, A>::tile_items;
+  constexpr std::int64_t tile = default_scan_by_key_policy<K, A>::tile_items;
   for_every_size_and_shape<K, V>(tile, [&](const std::vector<K>& keys, const std::vector<V>& values) {
     for (const bool exclusive : {false, true}) {
       SCOPED_TRACE(exclusive ? "exclusive" : "inclusive");

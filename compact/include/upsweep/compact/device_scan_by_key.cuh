@@ -32,7 +32,7 @@ cudaError_t scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, K
                         ValueOutIt d_values_out, std::int64_t num_items, maybe<Acc> init, Op op, Eq eq,
                         cudaStream_t stream) {
   using policy_t = cuda::std::conditional_t<cuda::std::is_void_v<Policy>,
-                                            default_by_key_policy<it_value_t<KeyIt>, Acc>, Policy>;
+                                            default_scan_by_key_policy<it_value_t<KeyIt>, Acc>, Policy>;
   return dispatch_by_key<policy_t, Output>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
                                            static_cast<it_value_t<KeyIt>*>(nullptr), d_values_out,
                                            static_cast<std::int64_t*>(nullptr), num_items, eq, op, init, stream);

@@ -1,9 +1,10 @@
 // The by-key kernel: one tile routine serves reduce_by_key, the scans by key and unique_by_key. A
 // tile loads its keys and values and flags the run heads (eq false against the key before, as
 // unique does). reduce and the scans then scan pairs (run heads so far, reduction since the last
-// head) across the grid: the core's block scan with decoupled look-back under an operator that
-// restarts the reduction at a head, so runs may span any number of tiles and reduce_op sees a
-// run's values in input order. unique_by_key needs only the heads' count: select's count scan.
+// head), one a thread through the core's block scan and across tiles by decoupled look-back,
+// under an operator that restarts the reduction at a head, so runs may span any number of tiles
+// and reduce_op sees a run's values in input order. unique_by_key needs only the heads' count.
+// Warp 0 looks back while the other warps stage or store the tile.
 #pragma once
 
 #include <upsweep/compact/detail/select_kernels.cuh>
