@@ -184,7 +184,7 @@ __device__ __forceinline__ void write_reduced_runs(long long tile_idx, bool last
 }
 
 // The scans' results for a thread's items, from op over the values since the last head before
-// its first (`run`; none known when `no_run`, the tile's first item in the first walk).
+// its first (`run`; none when `no_run`: the input's first item, a head).
 template <by_key_output Output, class Acc, int IPT, class Value, class Out, class Op>
 __device__ __forceinline__ void scan_thread_runs(const Value (&values)[IPT], const bool (&head)[IPT], Acc run,
                                                  bool no_run, const maybe<Acc>& init, Op& op, Out (&out)[IPT]) {
@@ -197,29 +197,31 @@ __device__ __forceinline__ void scan_thread_runs(const Value (&values)[IPT], con
   }
 }
 
-// The scans: a thread with no head before it in the tile continues a run begun before the tile,
-// known after the look-back; it walks its items again from there and stores them once more.
-template <bool Full, class Policy, by_key_output Output, class Out, class Acc, class Value, class OutIt, class Op>
-__device__ __forceinline__ void rescan_joined_run(const Value (&values)[Policy::items_per_thread],
-                                                  const bool (&head)[Policy::items_per_thread],
-                                                  const tile_run_sum<Acc>& before,
-                                                  const maybe<run_sum<Acc>>& prefix, int in_tile,
-                                                  const maybe<Acc>& init, Op& op, OutIt d_tile_out) {
-  if (before.heads != 0 || !prefix.valid) return;
-  const Acc run = threadIdx.x == 0 ? prefix.value.value : static_cast<Acc>(op(prefix.value.value, before.value));
+// The scans: a thread's results from the run before its first item, stored by its warp.
+template <class Policy, by_key_output Output, class Out, class Acc, class Value, class OutIt, class Op,
+          class Exchange>
+__device__ __forceinline__ void store_scanned_runs(const Value (&values)[Policy::items_per_thread],
+                                                   const bool (&head)[Policy::items_per_thread], const Acc& run,
+                                                   bool no_run, const maybe<Acc>& init, Op& op, OutIt d_tile_out,
+                                                   long long valid, Exchange& exchange) {
   Out out[Policy::items_per_thread];
-  scan_thread_runs<Output>(values, head, run, false, init, op, out);
-#pragma unroll
-  for (int i = 0; i < Policy::items_per_thread; ++i)
-    if (Full || item_in_tile<Policy::items_per_thread>(i) < in_tile)
-      d_tile_out[item_in_tile<Policy::items_per_thread>(i)] = out[i];
+  scan_thread_runs<Output>(values, head, run, no_run, init, op, out);
+  store_tile<Policy::io, Policy::block_threads>(d_tile_out, valid, out, exchange);
+}
+
+// The run before a thread's first item once the look-back is known: a thread with no head
+// before it in the tile continues the run before the tile. Thread 0 of tile 0 has none.
+template <class Acc, class Op>
+__device__ __forceinline__ Acc join_run(const tile_run_sum<Acc>& before, const maybe<run_sum<Acc>>& prefix, Op& op) {
+  if (before.heads != 0 || !prefix.valid) return before.value;
+  return threadIdx.x == 0 ? prefix.value.value : static_cast<Acc>(op(prefix.value.value, before.value));
 }
 
 // reduce and the scans on a tile whose keys, values and heads are in registers: each thread
 // reduces its items and the tile scans one (heads, value) pair a thread, with 32-bit heads. Warp 0
-// then looks back while every thread walks its items again, staging runs (reduce) or storing
+// then looks back while the threads walk their items again, staging runs (reduce) or storing
 // results (the scans); after a barrier only what continues a run from earlier tiles waits on the
-// look-back.
+// look-back (reduce: slot 0; the scans: the warps before the tile's first head, which store then).
 template <bool Full, class Policy, by_key_output Output, class Out, class Key, class Value, class KeyOutIt,
           class ValueOutIt, class Acc, class Op, class State, class Storage>
 __device__ __forceinline__ void scan_runs_of_tile(long long tile_idx, long long num_items,
@@ -241,12 +243,17 @@ __device__ __forceinline__ void scan_runs_of_tile(long long tile_idx, long long 
     write_reduced_runs<Policy>(tile_idx, last_tile, tile_total.heads, s.tile_prefix, head[0], s.keys.items,
                                s.io.aggregates, d_keys_out, d_values_out, d_num_runs, op);
   } else {
-    Out out[Policy::items_per_thread];
-    scan_thread_runs<Output>(values, head, before.value, threadIdx.x == 0, init, op, out);
-    store_tile<Policy::io, Policy::block_threads>(d_values_out + tile_first, num_items - tile_first, out, s.io.out);
+    // A warp with a thread that has no head before it in the tile (warp 0 always) stores after the
+    // look-back; the others store at once. Store buffers are warp-private.
+    const bool warp_joins = __any_sync(0xffffffffu, before.heads == 0);
+    if (!warp_joins)
+      store_scanned_runs<Policy, Output, Out>(values, head, before.value, false, init, op, d_values_out + tile_first,
+                                              num_items - tile_first, s.io.out);
     __syncthreads();
-    rescan_joined_run<Full, Policy, Output, Out>(values, head, before, s.tile_prefix, in_tile, init, op,
-                                            d_values_out + tile_first);
+    if (warp_joins)
+      store_scanned_runs<Policy, Output, Out>(values, head, join_run(before, s.tile_prefix, op),
+                                              threadIdx.x == 0 && !s.tile_prefix.valid, init, op,
+                                              d_values_out + tile_first, num_items - tile_first, s.io.out);
   }
 }
 
