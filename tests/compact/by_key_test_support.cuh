@@ -45,6 +45,12 @@ struct keep_first {
 using small_by_key_tiles = scan_policy<64, 2, tile_io::transpose, 1, default_look_back_delay_ns, false,
                                        tile_schedule::block_per_tile, 1, 0>;
 
+// Tiles of 256 items on two resident blocks reducing ahead (reduce and the scans by key, 4-byte
+// keys and values from aligned pointers; other calls take its block per tile): each block takes
+// many tiles from the smallest sizes up.
+using small_tiles_ahead = scan_policy<64, 4, tile_io::transpose, 1, default_look_back_delay_ns, false,
+                                      tile_schedule::reduce_ahead, 1, 0, 2>;
+
 inline std::vector<std::int64_t> by_key_sizes(std::int64_t tile) {
   return {0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, 3 * tile + 5, max_test_items(200'003),
           max_test_items(3'000'017)};

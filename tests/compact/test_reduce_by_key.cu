@@ -94,6 +94,8 @@ void expect_every_shape_like_the_host(Op op, Eq eq) {
                                    expect_runs_like_the_host<A>(keys, values, reduced, reduce_call<void>(op, eq));
                                    expect_runs_like_the_host<A>(keys, values, reduced,
                                                                 reduce_call<small_by_key_tiles>(op, eq));
+                                   expect_runs_like_the_host<A>(keys, values, reduced,
+                                                                reduce_call<small_tiles_ahead>(op, eq));
                                  });
   for_every_size_and_shape<K, V>(default_by_key_policy<K, V>::tile_items,
                                  [&](const std::vector<K>& keys, const std::vector<V>& values) {

@@ -83,9 +83,11 @@ void expect_every_shape_scans_like_the_host(Op op, Eq eq, A init) {
       const A* with_init = exclusive ? &init : nullptr;
       expect_scans_like_the_host<void>(keys, values, op, eq, with_init, false);
       expect_scans_like_the_host<small_by_key_tiles>(keys, values, op, eq, with_init, false);
+      expect_scans_like_the_host<small_tiles_ahead>(keys, values, op, eq, with_init, false);
       if constexpr (std::is_same_v<V, A>) {
         SCOPED_TRACE("in place");
         expect_scans_like_the_host<void>(keys, values, op, eq, with_init, true);
+        expect_scans_like_the_host<small_tiles_ahead>(keys, values, op, eq, with_init, true);
       }
       if (::testing::Test::HasFatalFailure()) return;
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <upsweep/compact/detail/by_key_kernels.cuh>
+#include <upsweep/compact/detail/by_key_reduce_ahead_kernel.cuh>
 #include <upsweep/scan/detail/scan_tuning.cuh>
 #include <upsweep/scan/pair_tile_state.cuh>
 #include <upsweep/scan/tile_state.cuh>
@@ -51,15 +52,24 @@ using default_by_key_policy =
     scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::direct, 1, default_look_back_delay_ns,
                 false, tile_schedule::block_per_tile, detail::widest_of<Key, Value>() <= 8 ? 4 : 3, 600>;
 
-// The scans by key move 8-byte items through warp-transposed tiles (coalesced loads and stores,
-// reordered in shared memory): 3 x 10^8 int64, inclusive 2.59 -> 2.22 ms, exclusive 2.55 -> 2.22
-// (CUB 1.88 and 2.02); transposed 4-byte items scanned no faster (10^9 int32: 4.44 ms against 4.33).
+// The scans by key: 4-byte keys and values on resident blocks reducing ahead, 128 x 16 at six
+// blocks (both tile buffers fill the 48 KB of static shared memory); 8-byte items through
+// warp-transposed tiles, a block per tile. A/B harness (H200, 2026-11-29, runs of 16, CUB 3.0
+// counting in int, ms):
+//   10^9 int32 inclusive: reducing ahead 128 x 16 at 6 blocks 4.00 (direct stores 4.15; at 5 blocks
+//     4.35, 128 x 12 at 8 and 256 x 8 at 5, which spill, 4.90 and 4.67), a block per tile 256 x 12
+//     at 4 4.34, transposed 4.44 (CUB 3.89). reduce_by_key reducing ahead: 4.13 against 3.67.
+//   3 x 10^8 int64 inclusive: a block per tile 256 x 8, transposed 2.20 (direct 2.59), reducing
+//     ahead 128 x 8 at 6 2.34, at 8 2.36 (CUB 1.87).
 template <class Key, class Value>
-using default_scan_by_key_policy =
+using default_scan_by_key_policy = cuda::std::conditional_t<
+    sizeof(Key) == 4 && sizeof(Value) == 4,
+    scan_policy<128, 16, tile_io::transpose, 1, default_look_back_delay_ns, false, tile_schedule::reduce_ahead, 6,
+                600>,
     cuda::std::conditional_t<detail::widest_of<Key, Value>() == 8,
                              scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::transpose, 1,
                                          default_look_back_delay_ns, false, tile_schedule::block_per_tile, 4, 600>,
-                             default_by_key_policy<Key, Value>>;
+                             default_by_key_policy<Key, Value>>>;
 
 // reduce_by_key keeps the keys in registers through the tile's scan: 4-byte items at 256 x 16 and
 // three blocks, 3.63 ms at 10^9 in the run above (256 x 12 at 4 3.76, at 3 4.27; CUB 3.04).
@@ -104,12 +114,44 @@ bool by_key_arguments_bad(KeyIt d_keys, ValueIt d_values, KeyOutIt d_keys_out, V
   }
 }
 
-// A block per tile (each claims one).
+// Whether reduce-ahead can take the call: reduce or a scan, its policy asking for it, from
+// pointers whose tiles copy as whole 16-byte vectors, with both tile buffers in the 48 KB of
+// static shared memory.
+template <class Policy, by_key_output Output, class KeyIt, class ValueIt, class Acc>
+constexpr bool reduces_ahead() {
+  if constexpr (Policy::schedule == tile_schedule::reduce_ahead && Output != by_key_output::unique &&
+                cuda::std::is_pointer_v<KeyIt> && cuda::std::is_pointer_v<ValueIt>) {
+    using key_t = it_value_t<KeyIt>;
+    using value_t = it_value_t<ValueIt>;
+    using storage_t = by_key_reduce_ahead_storage<Policy, key_t, value_t, Acc, by_key_out_t<Output, value_t, Acc>>;
+    return prefetchable_v<key_t, Policy::items_per_thread> && prefetchable_v<value_t, Policy::items_per_thread> &&
+           sizeof(storage_t) <= 48 * 1024;
+  } else {
+    return false;
+  }
+}
+
+// Resident blocks reducing ahead when they take several tiles each and the keys and values are
+// 16-byte aligned, else a block per tile (each claims one).
 template <class Policy, by_key_output Output, class KeyIt, class ValueIt, class KeyOutIt, class ValueOutIt, class Acc,
           class Eq, class Op, class State>
 cudaError_t launch_by_key(cudaStream_t stream, KeyIt d_keys, ValueIt d_values, KeyOutIt d_keys_out,
                           ValueOutIt d_values_out, std::int64_t* d_num_runs, std::int64_t num_items,
                           std::int64_t num_tiles, Eq eq, Op op, maybe<Acc> init, State state) {
+  if constexpr (reduces_ahead<Policy, Output, KeyIt, ValueIt, Acc>()) {
+    using key_t = it_value_t<KeyIt>;
+    using value_t = it_value_t<ValueIt>;
+    if (is_aligned_16(d_values)) {
+      bool launched = false;
+      UPSWEEP_CUDA_RETURN((launch_reducing_ahead<by_key_reduce_ahead_kernel<Policy, Output, key_t, value_t, KeyOutIt,
+                                                                            ValueOutIt, Acc, Eq, Op, State>,
+                                                 Policy>(launched, static_cast<const key_t*>(d_keys), num_tiles, stream,
+                                                         static_cast<const value_t*>(d_values), d_keys_out,
+                                                         d_values_out, d_num_runs, num_items, num_tiles, eq, op, init,
+                                                         state)));
+      if (launched) return cudaSuccess;
+    }
+  }
   by_key_kernel<Policy, Output><<<claiming_grid(num_tiles), Policy::block_threads, 0, stream>>>(
       d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init, state);
   return cudaGetLastError();

@@ -65,11 +65,16 @@ struct segmented_op {
 template <class It>
 using it_value_t = typename cuda::std::iterator_traits<It>::value_type;
 
-// Shared storage. Keys and values load through separate buffers (warps load both before any
+// What the values' output holds: the values (reduce, unique) or the scans' accumulators.
+template <by_key_output Output, class Value, class Acc>
+using by_key_out_t =
+    cuda::std::conditional_t<Output == by_key_output::unique || Output == by_key_output::reduce, Value, Acc>;
+
+// A tile's buffers. Keys and values load through separate buffers (warps load both before any
 // barrier, and their slices of differently sized buffers overlap); the scans' output reuses the
-// values' buffer once the scan's barriers have passed.
-template <class Policy, class Key, class Value, class Acc, class Out, by_key_output Output>
-struct by_key_storage {
+// values' buffer once the values are in registers, reduce and unique stage their runs in both.
+template <class Policy, class Key, class Value, class Acc, class Out>
+struct by_key_stage {
   static constexpr int threads = Policy::block_threads, ipt = Policy::items_per_thread;
   tile_exchange_storage<Key, threads, ipt> keys;  // then the staged run keys
   union {
@@ -77,25 +82,42 @@ struct by_key_storage {
     tile_exchange_storage<Out, threads, ipt> out;
     Acc aggregates[threads * ipt + 1];  // reduce's staged aggregates
   } io;
-  cuda::std::conditional_t<Output == by_key_output::unique, typename block_scan<int, threads>::storage,
-                           typename block_scan<tile_run_sum<Acc>, threads>::storage>
-      scan;
+};
+
+template <by_key_output Output, class Acc, int Threads>
+using by_key_scan_storage =
+    typename cuda::std::conditional_t<Output == by_key_output::unique, block_scan<int, Threads>,
+                                      block_scan<tile_run_sum<Acc>, Threads>>::storage;
+
+// Shared storage of the block per tile.
+template <class Policy, class Key, class Value, class Acc, class Out, by_key_output Output>
+struct by_key_storage {
+  by_key_stage<Policy, Key, Value, Acc, Out> tile;
+  by_key_scan_storage<Output, Acc, Policy::block_threads> scan;
   long long tile_idx;
   count_t kept_first;             // unique: run heads before the tile
   maybe<run_sum<Acc>> tile_prefix;  // reduce and the scans: the pair before the tile (none in tile 0)
 };
 
 // Warp 0, while the other warps go on with the tile: publishes the tile's total (heads widened to
-// 64 bits), looks back, and leaves the pair before the tile in shared memory (none in tile 0),
-// read after the block's next barrier.
-template <class Policy, class Acc, class State, class Op>
+// 64 bits) unless Published (reduce-ahead did), looks back, and leaves the pair before the tile
+// in shared memory (none in tile 0), read after the block's next barrier.
+template <class Policy, bool Published, class Acc, class State, class Op>
 __device__ __forceinline__ void look_back_runs(long long tile_idx, const tile_run_sum<Acc>& tile_total,
                                                const State& state, Op& op, maybe<run_sum<Acc>>& tile_prefix) {
   if (warp_id() != 0) return;
-  look_back_prefix<run_sum<Acc>, State, segmented_op<Op>, Policy::look_back_delay_ns, false,
-                   Policy::look_back_settle_ns>
-      prefix{state, tile_idx, segmented_op<Op>{op}, maybe<run_sum<Acc>>{run_sum<Acc>{}, false}};
-  const maybe<run_sum<Acc>> before = prefix(run_sum<Acc>{tile_total.heads, tile_total.value});
+  const run_sum<Acc> total{tile_total.heads, tile_total.value};
+  const maybe<run_sum<Acc>> none{run_sum<Acc>{}, false};
+  maybe<run_sum<Acc>> before;
+  if constexpr (Published) {
+    before = prefix_after_publishing<run_sum<Acc>, Policy::look_back_delay_ns, false>(state, tile_idx, total, none,
+                                                                                      segmented_op<Op>{op});
+  } else {
+    look_back_prefix<run_sum<Acc>, State, segmented_op<Op>, Policy::look_back_delay_ns, false,
+                     Policy::look_back_settle_ns>
+        prefix{state, tile_idx, segmented_op<Op>{op}, none};
+    before = prefix(total);
+  }
   if (lane_id() == 0) tile_prefix = before;
 }
 
@@ -198,15 +220,15 @@ __device__ __forceinline__ void scan_thread_runs(const Value (&values)[IPT], con
 }
 
 // The scans: a thread's results from the run before its first item, stored by its warp.
-template <class Policy, by_key_output Output, class Out, class Acc, class Value, class OutIt, class Op,
-          class Exchange>
-__device__ __forceinline__ void store_scanned_runs(const Value (&values)[Policy::items_per_thread],
-                                                   const bool (&head)[Policy::items_per_thread], const Acc& run,
-                                                   bool no_run, const maybe<Acc>& init, Op& op, OutIt d_tile_out,
-                                                   long long valid, Exchange& exchange) {
+template <class Policy, by_key_output Output, tile_io Io = Policy::io, class Acc, class Value, class OutIt, class Op,
+          class Out>
+__device__ __forceinline__ void store_scanned_runs(
+    const Value (&values)[Policy::items_per_thread], const bool (&head)[Policy::items_per_thread], const Acc& run,
+    bool no_run, const maybe<Acc>& init, Op& op, OutIt d_tile_out, long long valid,
+    tile_exchange_storage<Out, Policy::block_threads, Policy::items_per_thread>& exchange) {
   Out out[Policy::items_per_thread];
   scan_thread_runs<Output>(values, head, run, no_run, init, op, out);
-  store_tile<Policy::io, Policy::block_threads>(d_tile_out, valid, out, exchange);
+  store_tile<Io, Policy::block_threads>(d_tile_out, valid, out, exchange);
 }
 
 // The run before a thread's first item once the look-back is known: a thread with no head
@@ -217,44 +239,59 @@ __device__ __forceinline__ Acc join_run(const tile_run_sum<Acc>& before, const m
   return threadIdx.x == 0 ? prefix.value.value : static_cast<Acc>(op(prefix.value.value, before.value));
 }
 
-// reduce and the scans on a tile whose keys, values and heads are in registers: each thread
-// reduces its items and the tile scans one (heads, value) pair a thread, with 32-bit heads. Warp 0
-// then looks back while the threads walk their items again, staging runs (reduce) or storing
+// reduce and the scans once the tile's pairs are scanned (`before` a thread, the tile's total):
+// warp 0 looks back while the threads walk their items again, staging runs (reduce) or storing
 // results (the scans); after a barrier only what continues a run from earlier tiles waits on the
 // look-back (reduce: slot 0; the scans: the warps before the tile's first head, which store then).
-template <bool Full, class Policy, by_key_output Output, class Out, class Key, class Value, class KeyOutIt,
-          class ValueOutIt, class Acc, class Op, class State, class Storage>
+template <bool Full, class Policy, by_key_output Output, class Key, class Value, class KeyOutIt, class ValueOutIt,
+          class Acc, class Op, class State, class Stage>
+__device__ __forceinline__ void finish_runs_of_tile(long long tile_idx, long long num_items,
+                                                    const Key (&keys)[Policy::items_per_thread],
+                                                    const Value (&values)[Policy::items_per_thread],
+                                                    const bool (&head)[Policy::items_per_thread],
+                                                    const tile_run_sum<Acc>& before,
+                                                    const tile_run_sum<Acc>& tile_total, KeyOutIt d_keys_out,
+                                                    ValueOutIt d_values_out, count_t* d_num_runs, Op& op,
+                                                    const maybe<Acc>& init, const State& state, Stage& stage,
+                                                    maybe<run_sum<Acc>>& tile_prefix) {
+  const long long tile_first = tile_idx * Policy::tile_items;
+  look_back_runs<Policy, false>(tile_idx, tile_total, state, op, tile_prefix);
+  if constexpr (Output == by_key_output::reduce) {
+    const bool last_tile = num_items - tile_first <= Policy::tile_items;
+    stage_reduced_runs<Full, Policy>(keys, values, head, before, items_in_tile<Policy>(num_items - tile_first),
+                                     last_tile, tile_total.heads, op, stage.keys.items, stage.io.aggregates);
+    __syncthreads();
+    write_reduced_runs<Policy>(tile_idx, last_tile, tile_total.heads, tile_prefix, head[0], stage.keys.items,
+                               stage.io.aggregates, d_keys_out, d_values_out, d_num_runs, op);
+  } else {
+    // A warp with a thread that has no head before it in the tile (warp 0 always) stores after the
+    // look-back; the others store at once. Store buffers are warp-private.
+    const bool warp_joins = __any_sync(0xffffffffu, before.heads == 0);
+    if (!warp_joins)
+      store_scanned_runs<Policy, Output>(values, head, before.value, false, init, op, d_values_out + tile_first,
+                                         num_items - tile_first, stage.io.out);
+    __syncthreads();
+    if (warp_joins)
+      store_scanned_runs<Policy, Output>(values, head, join_run(before, tile_prefix, op),
+                                         threadIdx.x == 0 && !tile_prefix.valid, init, op, d_values_out + tile_first,
+                                         num_items - tile_first, stage.io.out);
+  }
+}
+
+// reduce and the scans on a tile whose keys, values and heads are in registers: each thread
+// reduces its items and the tile scans one (heads, value) pair a thread, with 32-bit heads.
+template <bool Full, class Policy, by_key_output Output, class Key, class Value, class KeyOutIt, class ValueOutIt,
+          class Acc, class Op, class State, class Storage>
 __device__ __forceinline__ void scan_runs_of_tile(long long tile_idx, long long num_items,
                                                   const Key (&keys)[Policy::items_per_thread],
                                                   const Value (&values)[Policy::items_per_thread],
                                                   const bool (&head)[Policy::items_per_thread], KeyOutIt d_keys_out,
                                                   ValueOutIt d_values_out, count_t* d_num_runs, Op& op,
                                                   const maybe<Acc>& init, const State& state, Storage& s) {
-  const long long tile_first = tile_idx * Policy::tile_items;
-  const int in_tile = items_in_tile<Policy>(num_items - tile_first);
   tile_run_sum<Acc> tile_total;
   const tile_run_sum<Acc> before = runs_before_thread<Policy>(thread_run_sum<Acc>(values, head, op), op, s, tile_total);
-  look_back_runs<Policy>(tile_idx, tile_total, state, op, s.tile_prefix);
-  if constexpr (Output == by_key_output::reduce) {
-    const bool last_tile = num_items - tile_first <= Policy::tile_items;
-    stage_reduced_runs<Full, Policy>(keys, values, head, before, in_tile, last_tile, tile_total.heads, op,
-                                     s.keys.items, s.io.aggregates);
-    __syncthreads();
-    write_reduced_runs<Policy>(tile_idx, last_tile, tile_total.heads, s.tile_prefix, head[0], s.keys.items,
-                               s.io.aggregates, d_keys_out, d_values_out, d_num_runs, op);
-  } else {
-    // A warp with a thread that has no head before it in the tile (warp 0 always) stores after the
-    // look-back; the others store at once. Store buffers are warp-private.
-    const bool warp_joins = __any_sync(0xffffffffu, before.heads == 0);
-    if (!warp_joins)
-      store_scanned_runs<Policy, Output, Out>(values, head, before.value, false, init, op, d_values_out + tile_first,
-                                              num_items - tile_first, s.io.out);
-    __syncthreads();
-    if (warp_joins)
-      store_scanned_runs<Policy, Output, Out>(values, head, join_run(before, s.tile_prefix, op),
-                                              threadIdx.x == 0 && !s.tile_prefix.valid, init, op,
-                                              d_values_out + tile_first, num_items - tile_first, s.io.out);
-  }
+  finish_runs_of_tile<Full, Policy, Output>(tile_idx, num_items, keys, values, head, before, tile_total, d_keys_out,
+                                            d_values_out, d_num_runs, op, init, state, s.tile, s.tile_prefix);
 }
 
 // unique_by_key: each head's key and value staged at its run's slot in the tile (a count scan of
@@ -277,23 +314,23 @@ __device__ __forceinline__ void write_first_of_runs(long long tile_idx, long lon
 #pragma unroll
   for (int i = 0; i < Policy::items_per_thread; ++i) {
     if (!head[i]) continue;
-    s.keys.items[slot] = keys[i];
-    s.io.values.items[slot] = values[i];
+    s.tile.keys.items[slot] = keys[i];
+    s.tile.io.values.items[slot] = values[i];
     ++slot;
   }
   __syncthreads();
   const long long base = s.kept_first;
   if (tile_idx == num_tiles - 1 && threadIdx.x == 0) *d_num_runs = base + heads;
   for (int j = static_cast<int>(threadIdx.x); j < heads; j += Policy::block_threads) {
-    d_keys_out[base + j] = s.keys.items[j];
-    d_values_out[base + j] = s.io.values.items[j];
+    d_keys_out[base + j] = s.tile.keys.items[j];
+    d_values_out[base + j] = s.tile.io.values.items[j];
   }
 }
 
 // One tile: loads its keys and values, flags its run heads, and writes its part of the output.
 // Full: the tile holds tile_items items (no bounds checks an item).
-template <bool Full, class Policy, by_key_output Output, class Out, class KeyIt, class ValueIt, class KeyOutIt,
-          class ValueOutIt, class Acc, class Eq, class Op, class State, class Storage>
+template <bool Full, class Policy, by_key_output Output, class KeyIt, class ValueIt, class KeyOutIt, class ValueOutIt,
+          class Acc, class Eq, class Op, class State, class Storage>
 __device__ __forceinline__ void by_key_tile(long long tile_idx, long long num_tiles, KeyIt d_keys, ValueIt d_values,
                                             KeyOutIt d_keys_out, ValueOutIt d_values_out, count_t* d_num_runs,
                                             long long num_items, Eq& eq, Op& op, const maybe<Acc>& init,
@@ -304,15 +341,15 @@ __device__ __forceinline__ void by_key_tile(long long tile_idx, long long num_ti
   it_value_t<KeyIt> keys[ipt];
   it_value_t<ValueIt> values[ipt];
   bool head[ipt];
-  load_tile<Policy::io, Policy::block_threads>(d_keys + tile_first, valid, keys, s.keys);
-  load_tile<Policy::io, Policy::block_threads>(d_values + tile_first, valid, values, s.io.values);
+  load_tile<Policy::io, Policy::block_threads>(d_keys + tile_first, valid, keys, s.tile.keys);
+  load_tile<Policy::io, Policy::block_threads>(d_values + tile_first, valid, values, s.tile.io.values);
   mark_run_heads<Full>(d_keys, tile_first, items_in_tile<Policy>(valid), keys, head, eq);
   if constexpr (Output == by_key_output::unique) {
     write_first_of_runs<Policy>(tile_idx, num_tiles, keys, values, head, d_keys_out, d_values_out, d_num_runs, state,
                                 s);
   } else {
-    scan_runs_of_tile<Full, Policy, Output, Out>(tile_idx, num_items, keys, values, head, d_keys_out, d_values_out,
-                                                 d_num_runs, op, init, state, s);
+    scan_runs_of_tile<Full, Policy, Output>(tile_idx, num_items, keys, values, head, d_keys_out, d_values_out,
+                                            d_num_runs, op, init, state, s);
   }
 }
 
@@ -326,15 +363,14 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
                   long long num_items, long long num_tiles, Eq eq, Op op, maybe<Acc> init, State state) {
   using key_t = it_value_t<KeyIt>;
   using value_t = it_value_t<ValueIt>;
-  using out_t = cuda::std::conditional_t<Output == by_key_output::unique || Output == by_key_output::reduce, value_t, Acc>;
-  __shared__ by_key_storage<Policy, key_t, value_t, Acc, out_t, Output> s;
+  __shared__ by_key_storage<Policy, key_t, value_t, Acc, by_key_out_t<Output, value_t, Acc>, Output> s;
   for_each_claimed_tile(state, s.tile_idx, num_tiles, [&](long long tile_idx) {
     if (num_items - tile_idx * Policy::tile_items >= Policy::tile_items)
-      by_key_tile<true, Policy, Output, out_t>(tile_idx, num_tiles, d_keys, d_values, d_keys_out, d_values_out,
-                                               d_num_runs, num_items, eq, op, init, state, s);
+      by_key_tile<true, Policy, Output>(tile_idx, num_tiles, d_keys, d_values, d_keys_out, d_values_out, d_num_runs,
+                                        num_items, eq, op, init, state, s);
     else
-      by_key_tile<false, Policy, Output, out_t>(tile_idx, num_tiles, d_keys, d_values, d_keys_out, d_values_out,
-                                                d_num_runs, num_items, eq, op, init, state, s);
+      by_key_tile<false, Policy, Output>(tile_idx, num_tiles, d_keys, d_values, d_keys_out, d_values_out, d_num_runs,
+                                         num_items, eq, op, init, state, s);
   });
 }
 

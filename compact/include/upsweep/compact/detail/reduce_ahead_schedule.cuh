@@ -47,26 +47,27 @@ __device__ __forceinline__ void copy_claimed_tile(const T* d_in, long long tile,
 
 // The reduce-ahead schedule of one resident block: claims tiles until none is left. Each claimed
 // tile goes to ahead(tile, buffer) (copy it into `buffer`, publish its aggregate at once), then
-// the tile claimed one iteration earlier to behind(tile, buffer, flags), with the buffer it was
-// copied into and the flags that ahead() returned for it (this thread's, flag_bits), so no flag is
-// computed twice and a user's predicate sees each item once. The barrier after a claim keeps the
-// next copy off what behind() staged; the barriers in ahead() and behind() (a reduction, a scan)
-// keep the next claim from overtaking this one's read.
+// the tile claimed one iteration earlier to behind(tile, buffer, kept), with the buffer it was
+// copied into and what ahead() returned for it (this thread's flags as bits, flag_bits, or more),
+// so no flag is computed twice and a user's predicate sees each item once. The barrier after a
+// claim keeps the next copy off what behind() staged; the barriers in ahead() and behind() (a
+// reduction, a scan) keep the next claim from overtaking this one's read.
 template <class State, class Buffer, class Ahead, class Behind>
 __device__ __forceinline__ void reduce_ahead_tiles(long long num_tiles, const State& state, long long& claim,
                                                    Buffer (&stages)[2], Ahead&& ahead, Behind&& behind) {
+  using kept_t = decltype(ahead(0ll, stages[0]));
   long long waiting = -1;  // the tile whose aggregate is published and output is not written
-  unsigned waiting_flags = 0;
+  kept_t waiting_kept{};
   for (int stage = 0;; stage ^= 1) {
     if (threadIdx.x == 0) claim = state.claim_tile();
     __syncthreads();
     const long long claimed = claim;
-    unsigned claimed_flags = 0;
-    if (claimed < num_tiles) claimed_flags = ahead(claimed, stages[stage ^ 1]);
-    if (waiting >= 0) behind(waiting, stages[stage], waiting_flags);
+    kept_t claimed_kept{};
+    if (claimed < num_tiles) claimed_kept = ahead(claimed, stages[stage ^ 1]);
+    if (waiting >= 0) behind(waiting, stages[stage], waiting_kept);
     if (claimed >= num_tiles) return;
     waiting = claimed;
-    waiting_flags = claimed_flags;
+    waiting_kept = claimed_kept;
   }
 }
 
