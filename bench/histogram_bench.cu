@@ -48,7 +48,8 @@ void cub_even(benchmark::State& state, const even_case<S>& c) {
   const auto lower = static_cast<Level>(c.lower), upper = static_cast<Level>(c.upper);
   const double bytes_read = static_cast<double>(n) * sizeof(S);
   time_with_temp_storage(state, n, bytes_read, [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return cub::DeviceHistogram::HistogramEven(temp, bytes, in.ptr, counts.ptr, c.bins + 1, lower, upper, n, s);
+    return cub::DeviceHistogram::HistogramEven(temp, bytes, in.ptr, counts.ptr, c.bins + 1, lower, upper, cub_count(n),
+                                               s);
   });
 }
 
@@ -80,7 +81,7 @@ void cub_rgba8(benchmark::State& state) {
   const cuda::std::array<int, 4> lower = {0, 0, 0, 0}, upper = {256, 256, 256, 256};
   time_with_temp_storage(state, n, static_cast<double>(n), [&](void* temp, std::size_t& bytes, cudaStream_t s) {
     return cub::DeviceHistogram::MultiHistogramEven<4, 4>(temp, bytes, in.ptr, per_channel, levels, lower, upper,
-                                                          pixels, s);
+                                                          cub_count(pixels), s);
   });
 }
 
