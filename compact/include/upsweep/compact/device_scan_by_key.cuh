@@ -1,6 +1,8 @@
-// Device layer: inclusive and exclusive scans by key, one pass (by_key_kernels.cuh): the scan
-// restarts at each run of keys equal under eq (called once for each pair of neighbours, a before
-// b). Core and convenience layers as in device_scan.cuh; all asynchronous.
+// Device layer: inclusive and exclusive scans by key, one pass (by_key_kernels.cuh; 4-byte keys
+// and values from 16-byte aligned pointers on resident blocks reducing ahead,
+// by_key_reduce_ahead_kernel.cuh): the scan restarts at each run of keys equal under eq (called
+// once for each pair of neighbours, a before b). Core and convenience layers as in
+// device_scan.cuh; all asynchronous.
 //  - op must be associative, not necessarily commutative; partial results are held in the
 //    output's value type (the values' where the output has none). op is also applied to copies
 //    of input values in a partial last tile, results discarded.
