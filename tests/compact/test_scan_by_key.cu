@@ -8,9 +8,12 @@
 
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
+#include <thrust/execution_policy.h>
+#include <thrust/fill.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/transform.h>
 
 namespace upsweep::test {
 namespace {
@@ -177,6 +180,28 @@ TEST_F(ScanByKey, LargeInclusiveScanByKeyPast2To31Items) {
   std::int64_t first_wrong = -1;
   for (std::int64_t i = 0; i < n && first_wrong < 0; ++i)
     if (got[i] != static_cast<std::uint8_t>((i & ((1 << 20) - 1)) + 1)) first_wrong = i;
+  ASSERT_EQ(first_wrong, -1) << "first wrong output";
+}
+
+// The same runs as int32 keys and values in device memory: 16-byte aligned pointers, so the
+// default policy reduces ahead on every resident block.
+struct int_run_of_index {
+  __host__ __device__ std::int32_t operator()(std::int64_t i) const { return static_cast<std::int32_t>(i >> 20); }
+};
+
+TEST_F(ScanByKey, LargeInclusiveScanByKeyReducingAheadPast2To31Items) {
+  const std::int64_t n = (std::int64_t{1} << 31) + 1001;
+  device_buffer<std::int32_t> keys(n), values(n), out(n);
+  thrust::transform(thrust::cuda::par, thrust::counting_iterator<std::int64_t>(0),
+                    thrust::counting_iterator<std::int64_t>(n), keys.data(), int_run_of_index{});
+  thrust::fill_n(thrust::cuda::par, values.data(), n, 1);
+  poison(out);
+  inclusive_scan_by_key(keys.data(), values.data(), out.data(), n, cuda::std::plus<>{});
+  CUDA_OK(cudaDeviceSynchronize());
+  const auto got = out.download();
+  std::int64_t first_wrong = -1;
+  for (std::int64_t i = 0; i < n && first_wrong < 0; ++i)
+    if (got[i] != static_cast<std::int32_t>((i & ((1 << 20) - 1)) + 1)) first_wrong = i;
   ASSERT_EQ(first_wrong, -1) << "first wrong output";
 }
 
