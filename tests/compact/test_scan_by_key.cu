@@ -6,6 +6,7 @@
 
 #include "by_key_test_support.cuh"
 
+#include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
 #include <thrust/execution_policy.h>
@@ -191,18 +192,21 @@ struct int_run_of_index {
 
 TEST_F(ScanByKey, LargeInclusiveScanByKeyReducingAheadPast2To31Items) {
   const std::int64_t n = (std::int64_t{1} << 31) + 1001;
-  device_buffer<std::int32_t> keys(n), values(n), out(n);
+  device_buffer<std::int32_t> keys(n), values(n), out(n, guard_items);
   thrust::transform(thrust::cuda::par, thrust::counting_iterator<std::int64_t>(0),
                     thrust::counting_iterator<std::int64_t>(n), keys.data(), int_run_of_index{});
   thrust::fill_n(thrust::cuda::par, values.data(), n, 1);
   poison(out);
   inclusive_scan_by_key(keys.data(), values.data(), out.data(), n, cuda::std::plus<>{});
   CUDA_OK(cudaDeviceSynchronize());
-  const auto got = out.download();
+  const auto got = out.download(n + guard_items);
   std::int64_t first_wrong = -1;
   for (std::int64_t i = 0; i < n && first_wrong < 0; ++i)
     if (got[i] != static_cast<std::int32_t>((i & ((1 << 20) - 1)) + 1)) first_wrong = i;
   ASSERT_EQ(first_wrong, -1) << "first wrong output";
+  std::vector<std::int32_t> poisoned(guard_items);
+  std::memset(poisoned.data(), poison_byte, poisoned.size() * sizeof(std::int32_t));
+  expect_same_bytes(got.data() + n, poisoned.data(), guard_items, "written past the end");
 }
 
 }  // namespace
