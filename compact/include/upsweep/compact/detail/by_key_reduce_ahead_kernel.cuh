@@ -1,10 +1,13 @@
 // The by-key kernel on the reduce-ahead schedule (reduce_ahead_schedule.cuh), for reduce_by_key
-// and the scans by key from 16-byte aligned pointers: a claimed tile's keys and values are copied
-// into shared memory, its heads flagged, its pairs scanned and its total published at once; the
+// and the scans by key from 16-byte aligned pointers (the default policies send it the 4-byte
+// scans only): a claimed tile's keys and values are copied into shared memory, its heads flagged,
+// its pairs scanned and its total published at once, and what needs no look-back is done then
+// (reduce stages its runs; in the scans, the warps with a head before every thread store). The
 // tile claimed an iteration earlier, whose predecessors have mostly published their inclusive
-// pairs by then, looks back while its threads stage or store it (by_key_kernels.cuh has the tile
-// routines both schedules share). A thread keeps its heads as bits and its scanned pair in
-// registers between the two visits, so eq runs once for each pair of neighbours.
+// pairs by then, looks back and writes the rest (reduce's staged runs; the warps that continue
+// the run before the tile). A thread keeps its heads as bits and its scanned pair in registers
+// between the two visits, so eq runs once for each pair of neighbours; by_key_kernels.cuh has the
+// tile routines both schedules share.
 #pragma once
 
 #include <upsweep/compact/detail/by_key_kernels.cuh>
