@@ -24,7 +24,6 @@
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 
