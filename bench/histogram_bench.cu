@@ -108,6 +108,14 @@ void register_tuning(const std::string& name) {
           [one_bin](benchmark::State& state) { upsweep_even<Policy>(state, one_bin); });
 }
 
+// Float samples: one subtract, multiply, conversion and clamp a sample on top of the counting.
+template <class Policy>
+void register_float_tuning(const std::string& name) {
+  const even_case<float> uniform{256, 0.0f, 1.0f, 0.0f, 1.0f};
+  add_row("tune/histogram_even_f32_256/" + name, histogram_sizes, min_time_s,
+          [uniform](benchmark::State& state) { upsweep_even<Policy>(state, uniform); });
+}
+
 // 8-bit samples: per-sample instructions and shared atomics are the limit, not the loads.
 template <class Policy>
 void register_byte_tuning(const std::string& name) {
@@ -138,6 +146,12 @@ const bool registered = register_later([] {
   register_tuning<histogram_policy<256, 4, 8, histogram_aggregation::thread_runs>>("t256_v4_c8_runs");
   register_tuning<histogram_policy<512, 1, 16, histogram_aggregation::thread_runs>>("t512_v1_c16_runs");
   register_tuning<histogram_policy<256, 2, 2, histogram_aggregation::thread_runs>>("t256_v2_c2_runs");
+  register_float_tuning<histogram_policy<256, 2, 8, histogram_aggregation::thread_runs>>("t256_v2_c8_runs");
+  register_float_tuning<histogram_policy<256, 4, 8, histogram_aggregation::thread_runs>>("t256_v4_c8_runs");
+  register_float_tuning<histogram_policy<256, 2, 8, histogram_aggregation::none>>("t256_v2_c8_none");
+  register_float_tuning<histogram_policy<256, 4, 8, histogram_aggregation::none>>("t256_v4_c8_none");
+  register_float_tuning<histogram_policy<256, 2, 8, histogram_aggregation::warp_match>>("t256_v2_c8_match");
+  register_float_tuning<histogram_policy<512, 2, 16, histogram_aggregation::thread_runs>>("t512_v2_c16_runs");
   register_byte_tuning<histogram_policy<256, 2, 8, histogram_aggregation::thread_runs>>("t256_v2_c8_runs");
   register_byte_tuning<histogram_policy<256, 2, 8, histogram_aggregation::none>>("t256_v2_c8_none");
   register_byte_tuning<histogram_policy<256, 4, 8, histogram_aggregation::none>>("t256_v4_c8_none");

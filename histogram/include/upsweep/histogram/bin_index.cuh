@@ -159,12 +159,26 @@ struct even_bins {
         }
       }
     } else {
-      if (!(x >= lower && x < upper)) return dropped;  // NaN fails both
-      const Sample t = (x - lower) * scale;
+      // Computed before the range test and selected after it, so that ptxas emits no branch.
+      const bool inside = x >= lower && x < upper;  // NaN fails both
+      const unsigned bin = truncated_bin(x);
       const unsigned last = static_cast<unsigned>(num_bins - 1);
-      const unsigned bin = t < bins_as_sample ? static_cast<unsigned>(t) : last;
-      return static_cast<int>(bin < last ? bin : last);
+      return inside ? static_cast<int>(bin < last ? bin : last) : dropped;
     }
+  }
+
+  // trunc((x - lower) * scale) for a float sample: on the device one saturating conversion (a
+  // negative or NaN t gives 0, a t past 2^32 gives 2^32 - 1; bin_of drops those samples or clamps
+  // them to the last bin); on the host the same, spelled out.
+  __host__ __device__ __forceinline__ unsigned truncated_bin(Sample x) const {
+    const Sample t = (x - lower) * scale;
+#ifdef __CUDA_ARCH__
+    if constexpr (sizeof(Sample) == 4) return __float2uint_rz(t);
+    else return __double2uint_rz(t);
+#else
+    if (!(t >= Sample(0))) return 0;
+    return t < bins_as_sample ? static_cast<unsigned>(t) : static_cast<unsigned>(num_bins);
+#endif
   }
 };
 

@@ -13,8 +13,10 @@ namespace upsweep {
 
 // How a thread's increments are merged before they reach an atomic.
 //  - none: one atomic per sample.
-//  - thread_runs: a thread adds a run of equal bins (per channel) with one atomic; nearly free
-//    on uniform data, and all-in-one-bin input costs one atomic per thread and flush.
+//  - thread_runs: a thread adds a run of equal bins (per channel) with one atomic, so that
+//    all-in-one-bin input costs one atomic per thread and flush rather than 32 on one word. In
+//    shared memory the run is closed without a branch: every sample issues one atomic, the
+//    closed run's count to its bin, or, while the run goes on, to the lane's trash word.
 //  - warp_match: lanes with equal bins find each other (__match_any_sync) and the lowest adds
 //    their count; used on full tiles, where the whole warp is converged.
 enum class histogram_aggregation { none, thread_runs, warp_match };
@@ -47,6 +49,7 @@ inline constexpr int trash_words = warp_threads;
 // 2^32 samples. The copy is a 32-bit shared-window address, computed once.
 template <int Active>
 struct shared_sink {
+  static constexpr bool has_trash = true;
   unsigned copy_address;
   int trash_bin;  // this lane's trash word, as a bin of the copy; never read
   int offsets[Active];
@@ -62,6 +65,7 @@ struct shared_sink {
 // Counts straight into the global counts (too many bins for shared memory).
 template <class Counter, int Active>
 struct global_sink {
+  static constexpr bool has_trash = false;
   Counter* counts[Active];
   __device__ __forceinline__ void add(int channel, int bin, std::uint32_t count) const {
     atomic_add_counter(counts[channel] + bin, count);
@@ -76,18 +80,21 @@ struct global_sink {
 // dropped_bin(channel) (the mapper returns it in place of a bin).
 template <histogram_aggregation Aggregation, class Sink, int Active>
 class bin_counter {
+  // Runs closed by selecting the atomic's address instead of branching (shared sinks only).
+  static constexpr bool selected_runs = Aggregation == histogram_aggregation::thread_runs && Sink::has_trash;
+
  public:
   __device__ explicit bin_counter(const Sink& sink) : sink_(sink) {
 #pragma unroll
     for (int c = 0; c < Active; ++c) {
-      run_bin_[c] = -1;
+      run_bin_[c] = selected_runs ? sink_.dropped_bin(c) : -1;
       run_length_[c] = 0;
     }
   }
 
-  // The bin to give a dropped sample: the sink's trash when counting one by one, else -1.
+  // The bin to give a dropped sample: the sink's trash when no branch skips it, else -1.
   __device__ __forceinline__ int dropped_bin(int channel) const {
-    if constexpr (Aggregation == histogram_aggregation::none) {
+    if constexpr (Aggregation == histogram_aggregation::none || selected_runs) {
       return sink_.dropped_bin(channel);
     } else {
       return -1;
@@ -99,6 +106,12 @@ class bin_counter {
   __device__ __forceinline__ void add(int channel, int bin) {
     if constexpr (Aggregation == histogram_aggregation::none) {
       sink_.add_one(channel, bin);
+    } else if constexpr (selected_runs) {
+      // Dropped samples run in the trash bin like any other; trash words are never read.
+      const bool same = bin == run_bin_[channel];
+      sink_.add(channel, same ? sink_.dropped_bin(channel) : run_bin_[channel], run_length_[channel]);
+      run_length_[channel] = same ? run_length_[channel] + 1 : 1;
+      run_bin_[channel] = bin;
     } else if constexpr (Aggregation == histogram_aggregation::thread_runs) {
       if (bin < 0) return;
       if (bin == run_bin_[channel]) {
