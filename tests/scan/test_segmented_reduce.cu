@@ -61,8 +61,10 @@ class SegmentedReduce : public gpu_test {};
 TEST_F(SegmentedReduce, EdgeLengthsMatchTheHost) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  const std::vector<std::int64_t> lengths = {0,     1,     0, 31, 32,      33,     127,   128,  129,
-                                            16383, 16384, 16385, 0, 3, 200'003, 65537, 20000, 20001};
+  // Around a warp, a round of 32 x 8 items, the block's threshold of 16384 items, and past it.
+  const std::vector<std::int64_t> lengths = {0,   1,     0,     31,    32, 33, 127,     128,   129,   255,  256,
+                                            257, 511,   512,   513,   0,  3,  16383,   16384, 16385, 20000,
+                                            20001, 65537, 200'003};
   const auto offsets = offsets_of(lengths);
   const auto in = random_small_ints<std::int64_t>(offsets.back(), seed, -1000, 1000);
   const std::vector<std::int64_t> begins(offsets.begin(), offsets.end() - 1), ends(offsets.begin() + 1, offsets.end());
