@@ -25,11 +25,15 @@ TEST_F(Histogram, EvenBinsMatchTheReferenceForEveryBinCount) {
 TEST_F(Histogram, SizesAroundTilesAndTheGrid) {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  const std::int64_t tile = default_histogram_policy<std::uint8_t>::tile_bytes;
-  for (std::int64_t n : {std::int64_t{1}, std::int64_t{2}, std::int64_t{31}, std::int64_t{33}, tile - 1, tile, tile + 1,
-                         3 * tile + 17, std::int64_t{999983}}) {
-    check_even(uniform<std::uint8_t>(n, seed + n, 0, 255), 256, 0, 256);
-    check_even(uniform<std::int32_t>(n, seed + n, -5000, 5000), 100, -4000, 4000);
+  // Each sample type's own tile (16-byte vectors, so a tile of bytes holds tile_bytes samples).
+  const std::int64_t byte_tile = default_histogram_policy<std::uint8_t>::tile_bytes;
+  const std::int64_t int_tile = default_histogram_policy<std::int32_t>::tile_bytes / 4;
+  for (const std::int64_t tile : {byte_tile, int_tile}) {
+    for (std::int64_t n : {std::int64_t{1}, std::int64_t{2}, std::int64_t{31}, std::int64_t{33}, tile - 1, tile,
+                           tile + 1, 3 * tile + 17, std::int64_t{999983}}) {
+      check_even(uniform<std::uint8_t>(n, seed + n, 0, 255), 256, 0, 256);
+      check_even(uniform<std::int32_t>(n, seed + n, -5000, 5000), 100, -4000, 4000);
+    }
   }
 }
 

@@ -39,16 +39,19 @@ struct histogram_policy {
                 "tiles must stay small next to the 2^31-sample block budget");
 };
 
-// 256 threads, one copy per warp while the copies fit in 32 KB (256 bins: 8 copies, 8 KB; 4096
+// One copy per warp while the copies fit in 32 KB (256 threads and 256 bins: 8 copies, 8 KB; 4096
 // bins: 2 copies). Wider samples: two 16-byte vectors in flight per thread, thread runs (u32 256
 // bins 3.6x CUB, one bin 4.3x, H200 2026-11-21). 8-bit samples: the loads are cheap and the
 // run check costs more than it saves on spread data, so four vectors and plain atomics
 // (tune/histogram_even_u8_256, H100 2026-11-21: 0.193 ms against 0.269 with runs, 1.39x). With
 // dropped samples counted into trash words instead of branched around (block_histogram.cuh):
 // 0.119 ms at 2^28, 1.09x CUB (H200 2026-11-21; 512 x 2 the same, 256 x 1 0.125).
+// 4-byte samples, thread runs closed without a branch (H200 2026-12-01, f32 256 bins, ms at 2^24 /
+// 2^28): 256 x 2 0.0337 / 0.256, 256 x 4 0.0326 / 0.255, 512 x 2 0.0290 / 0.254; half the blocks
+// merge their copies into the global counts, which is what a 2^24 input waits for.
 template <class Sample>
-using default_histogram_policy =
-    cuda::std::conditional_t<sizeof(Sample) == 1, histogram_policy<256, 4, 8, histogram_aggregation::none>,
-                             histogram_policy<256, 2>>;
+using default_histogram_policy = cuda::std::conditional_t<
+    sizeof(Sample) == 1, histogram_policy<256, 4, 8, histogram_aggregation::none>,
+    cuda::std::conditional_t<sizeof(Sample) == 4, histogram_policy<512, 2>, histogram_policy<256, 2>>>;
 
 }  // namespace upsweep
