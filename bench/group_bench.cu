@@ -258,19 +258,27 @@ void add_by_key_tune_row(const std::string& op, const std::string& name) {
           [](benchmark::State& state) { guarded(state, [&] { upsweep_group<T, T, Op, Policy>(state, 625); }); });
 }
 
+// Block-per-tile shapes from the defaults (the first of each type) up to CUB's on sm90 (unique_by_key
+// 512 x 14 transposed, reduce_by_key 256 x 15 direct, scans by key 288 x 14 transposed); a block's
+// two tile buffers stay within the 48 KB of static shared memory.
 template <group_op Op>
 void add_by_key_tune_rows(const std::string& op) {
   using i32 = std::int32_t;
   using i64 = std::int64_t;
   constexpr auto direct = upsweep::tile_io::direct;
-  add_by_key_tune_row<i32, Op, by_key_shape<256, 12, 3, 600, direct>>(op, "256x12_min_blocks_3_direct");
-  add_by_key_tune_row<i32, Op, by_key_shape<256, 8, 4, 600, direct>>(op, "256x8_min_blocks_4_direct");
-  add_by_key_tune_row<i32, Op, by_key_shape<128, 12, 6, 600, direct>>(op, "128x12_min_blocks_6_direct");
-  add_by_key_tune_row<i32, Op, by_key_shape<128, 16, 4, 600, direct>>(op, "128x16_min_blocks_4_direct");
-  add_by_key_tune_row<i64, Op, by_key_shape<256, 8, 3, 600, direct>>(op, "256x8_min_blocks_3_direct");
-  add_by_key_tune_row<i64, Op, by_key_shape<256, 8, 3, 600>>(op, "256x8_min_blocks_3");
-  add_by_key_tune_row<i64, Op, by_key_shape<256, 6, 4, 600, direct>>(op, "256x6_min_blocks_4_direct");
-  add_by_key_tune_row<i64, Op, by_key_shape<128, 8, 6, 600, direct>>(op, "128x8_min_blocks_6_direct");
+  constexpr auto transpose = upsweep::tile_io::transpose;
+  add_by_key_tune_row<i32, Op, by_key_shape<256, 12, 4, 600, direct>>(op, "256x12_min_blocks_4_direct");
+  add_by_key_tune_row<i32, Op, by_key_shape<256, 16, 3, 600, direct>>(op, "256x16_min_blocks_3_direct");
+  add_by_key_tune_row<i32, Op, by_key_shape<384, 14, 2, 600, direct>>(op, "384x14_min_blocks_2_direct");
+  add_by_key_tune_row<i32, Op, by_key_shape<384, 14, 3, 600, direct>>(op, "384x14_min_blocks_3_direct");
+  add_by_key_tune_row<i32, Op, by_key_shape<448, 12, 2, 600, direct>>(op, "448x12_min_blocks_2_direct");
+  add_by_key_tune_row<i32, Op, by_key_shape<512, 11, 2, 600, direct>>(op, "512x11_min_blocks_2_direct");
+  add_by_key_tune_row<i32, Op, by_key_shape<512, 11, 2, 600, transpose>>(op, "512x11_min_blocks_2");
+  add_by_key_tune_row<i64, Op, by_key_shape<256, 8, 4, 600, direct>>(op, "256x8_min_blocks_4_direct");
+  add_by_key_tune_row<i64, Op, by_key_shape<256, 10, 3, 600, direct>>(op, "256x10_min_blocks_3_direct");
+  add_by_key_tune_row<i64, Op, by_key_shape<384, 6, 3, 600, direct>>(op, "384x6_min_blocks_3_direct");
+  add_by_key_tune_row<i64, Op, by_key_shape<512, 5, 2, 600, direct>>(op, "512x5_min_blocks_2_direct");
+  add_by_key_tune_row<i64, Op, by_key_shape<448, 5, 2, 600, transpose>>(op, "448x5_min_blocks_2");
 }
 
 // non_trivial_runs on run-length encoding's reduce-ahead schedule, by tile shape and resident blocks.
@@ -310,6 +318,7 @@ const bool registered = register_later([] {
   add_non_trivial_tune_row<256, 12, 6>("256x12_min_blocks_6");
   add_by_key_tune_rows<group_op::reduce>("reduce_by_key");
   add_by_key_tune_rows<group_op::scan>("inclusive_scan_by_key");
+  add_by_key_tune_rows<group_op::unique>("unique_by_key");
 #endif
 });
 

@@ -97,7 +97,7 @@ void expect_every_shape_like_the_host(Op op, Eq eq) {
                                    expect_runs_like_the_host<A>(keys, values, reduced,
                                                                 reduce_call<small_tiles_ahead>(op, eq));
                                  });
-  for_every_size_and_shape<K, V>(default_by_key_policy<K, V>::tile_items,
+  for_every_size_and_shape<K, V>(default_unique_by_key_policy<K, V>::tile_items,
                                  [&](const std::vector<K>& keys, const std::vector<V>& values) {
                                    const auto firsts = reduce_on_host<V>(keys, values, op, eq, true);
                                    expect_runs_like_the_host<V>(keys, values, firsts, unique_by_key_call<void>(eq));

@@ -58,7 +58,7 @@ cudaError_t unique_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes,
   using key_t = detail::it_value_t<KeyIt>;
   using value_t = detail::it_value_t<ValueIt>;
   using policy_t =
-      cuda::std::conditional_t<cuda::std::is_void_v<Policy>, default_by_key_policy<key_t, value_t>, Policy>;
+      cuda::std::conditional_t<cuda::std::is_void_v<Policy>, default_unique_by_key_policy<key_t, value_t>, Policy>;
   return detail::dispatch_by_key<policy_t, detail::by_key_output::unique>(
       d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_keys_out, d_values_out, d_num_selected, num_items,
       eq, cuda::std::plus<>{}, maybe<value_t>{value_t{}, false}, stream);
