@@ -224,13 +224,21 @@ template <int Threads, int ItemsPerThread, int MinBlocksPerSm, int SettleNs = 0,
 using select_shape = upsweep::select_policy<Threads, ItemsPerThread, upsweep::tile_io::transpose,
                                             upsweep::default_look_back_delay_ns, MinBlocksPerSm, SettleNs, Schedule>;
 
-// A select_if row over int32 at 50 % with the given policy, under tune/select_if_i32_50pct/.
-template <class Policy>
+// A select_if row at 50 % with the given policy, under tune/select_if_<type>_50pct/.
+template <class Policy, class T = std::int32_t>
 void add_select_tune_row(const std::string& name, const std::vector<std::int64_t>& sizes) {
-  add_row("tune/select_if_i32_50pct/" + name, sizes, 0.1, [](benchmark::State& state) {
-    guarded(state, [&] { upsweep_select_if<std::int32_t, Policy>(state, 50); });
+  const std::string type = sizeof(T) == 4 ? "i32" : "i64";
+  add_row("tune/select_if_" + type + "_50pct/" + name, sizes, 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_select_if<T, Policy>(state, 50); });
   });
 }
+
+// A reduce-ahead select shape that starts each tile's copy an iteration before reducing it.
+template <int Threads, int ItemsPerThread, int MinBlocksPerSm, int SettleNs>
+struct copying_ahead_shape : select_shape<Threads, ItemsPerThread, MinBlocksPerSm, SettleNs,
+                                          upsweep::tile_schedule::reduce_ahead> {
+  static constexpr int tiles_copied_ahead = 1;
+};
 
 // A run_length_encode row over int32 at 50 % with the given policy, under tune/run_length_encode_i32_50pct/.
 template <class Policy>
@@ -271,6 +279,24 @@ const bool registered = register_later([] {
                                                                                        tune_sizes);
   add_select_tune_row<select_shape<256, 16, 5, 0, upsweep::tile_schedule::reduce_ahead>>("min_blocks_5_reduce_ahead",
                                                                                        tune_sizes);
+  // A tile's copy in flight through the two tiles before it (three buffers, past 48 KB in dynamic
+  // shared memory), against the default and the same shapes copying as they reduce.
+  constexpr auto reduce_ahead = upsweep::tile_schedule::reduce_ahead;
+  add_select_tune_row<select_shape<256, 16, 6, 1200, reduce_ahead>>("ahead_256x16_min_blocks_6", tune_sizes);
+  add_select_tune_row<select_shape<256, 16, 4, 1200, reduce_ahead>>("ahead_256x16_min_blocks_4", tune_sizes);
+  add_select_tune_row<copying_ahead_shape<256, 16, 4, 1200>>("copying_256x16_min_blocks_4", tune_sizes);
+  add_select_tune_row<copying_ahead_shape<256, 16, 4, 0>>("copying_256x16_min_blocks_4_no_pause", tune_sizes);
+  add_select_tune_row<copying_ahead_shape<256, 24, 3, 1200>>("copying_256x24_min_blocks_3", tune_sizes);
+  add_select_tune_row<copying_ahead_shape<384, 16, 3, 1200>>("copying_384x16_min_blocks_3", tune_sizes);
+  add_select_tune_row<copying_ahead_shape<192, 16, 6, 1200>>("copying_192x16_min_blocks_6", tune_sizes);
+  add_select_tune_row<copying_ahead_shape<192, 20, 5, 1200>>("copying_192x20_min_blocks_5", tune_sizes);
+  const std::vector<std::int64_t> wide_sizes{10'000'000, 100'000'000};
+  using i64 = std::int64_t;
+  add_select_tune_row<upsweep::wide_select_policy, i64>("ahead_128x16_min_blocks_8", wide_sizes);
+  add_select_tune_row<copying_ahead_shape<128, 16, 4, 1200>, i64>("copying_128x16_min_blocks_4", wide_sizes);
+  add_select_tune_row<copying_ahead_shape<256, 8, 4, 1200>, i64>("copying_256x8_min_blocks_4", wide_sizes);
+  add_select_tune_row<copying_ahead_shape<192, 8, 6, 1200>, i64>("copying_192x8_min_blocks_6", wide_sizes);
+  add_select_tune_row<copying_ahead_shape<128, 24, 3, 1200>, i64>("copying_128x24_min_blocks_3", wide_sizes);
   // Run-length encoding's tile and resident blocks (the default: select's 256 x 16 reducing ahead
   // at 5 blocks; until then a block per tile at 6 with the 1200 ns pause, min_blocks_6).
   add_run_length_tune_row<select_shape<256, 16, 4, 1200>>("min_blocks_4", tune_sizes);

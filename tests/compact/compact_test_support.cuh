@@ -49,6 +49,17 @@ struct two_block_wide_reduce_ahead
                                   tile_schedule::block_per_tile, 2>;
 };
 
+// Select's reduce-ahead with the next tile's copy in flight (three buffers in turn) on two
+// persistent blocks: buffers in static shared memory, and past 48 KB in dynamic.
+template <int Threads, int MinBlocksPerSm>
+struct two_block_copying_ahead_of
+    : select_policy<Threads, 16, tile_io::transpose, default_look_back_delay_ns, MinBlocksPerSm, 0,
+                    tile_schedule::reduce_ahead, 2> {
+  static constexpr int tiles_copied_ahead = 1;
+};
+using two_block_copying_ahead = two_block_copying_ahead_of<128, 8>;
+using two_block_copying_ahead_dynamic = two_block_copying_ahead_of<256, 4>;
+
 struct is_marked {
   template <class T>
   __host__ __device__ bool operator()(const T& item) const {

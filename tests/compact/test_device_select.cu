@@ -135,6 +135,35 @@ TEST_F(DeviceSelect, ReduceAheadOnTwoBlocksMatchesCopyIfInAndOutOfPlace) {
   });
 }
 
+// Copying a tile ahead (three buffers in turn) on two persistent blocks, in and out of place, and
+// unique on it.
+template <class Policy>
+void expect_copying_ahead_like_copy_if() {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const auto select = [](void* t, std::size_t& b, const int* in, int* out, std::int64_t* c, std::int64_t n,
+                         cudaStream_t s) { return upsweep::select_if<Policy>(t, b, in, out, c, n, is_marked{}, s); };
+  const auto unique = [](void* t, std::size_t& b, const int* in, int* out, std::int64_t* c, std::int64_t n,
+                         cudaStream_t s) { return upsweep::unique<Policy>(t, b, in, out, c, n, s); };
+  constexpr std::int64_t tile = Policy::tile_items;
+  const std::int64_t sizes[] = {tile, 2 * tile + 1, 3 * tile + 5, 16 * tile, max_test_items(999983)};
+  for_each_marked_input<int>(sizes, every_pattern(), seed, [&](const std::vector<int>& in) {
+    run_compact<int>(in, select, copy_marked(in));
+    run_compact<int>(in, select, copy_marked(in), true);
+    std::vector<int> heads;
+    std::unique_copy(in.begin(), in.end(), std::back_inserter(heads));
+    run_compact<int>(in, unique, heads);
+  });
+}
+
+TEST_F(DeviceSelect, CopyingAheadOnTwoBlocksMatchesCopyIfInAndOutOfPlace) {
+  expect_copying_ahead_like_copy_if<two_block_copying_ahead>();
+}
+
+TEST_F(DeviceSelect, CopyingAheadInDynamicSharedMemoryMatchesCopyIfInAndOutOfPlace) {
+  expect_copying_ahead_like_copy_if<two_block_copying_ahead_dynamic>();
+}
+
 // The same for 8-byte items on the 8-byte default's shapes, and unique on them.
 TEST_F(DeviceSelect, WideReduceAheadOnTwoBlocksMatchesTheHostInAndOutOfPlace) {
   using T = std::uint64_t;

@@ -173,6 +173,15 @@ TEST_F(PredicateCalls, TheReduceAheadScheduleCallsThePredicateOnceAnItem) {
       expect_one_call_per_item<two_block_reduce_ahead>(c, n);
 }
 
+// The same with a tile's copy started an iteration ahead (three buffers in turn).
+TEST_F(PredicateCalls, CopyingAheadCallsThePredicateOnceAnItem) {
+  for (call c : {call::select_if, call::remove_if, call::count_if, call::partition})
+    for (std::int64_t n : {std::int64_t{3 * 4096 + 5}, std::int64_t{16 * 4096}, max_test_items(1'000'003)}) {
+      expect_one_call_per_item<two_block_copying_ahead>(c, n);
+      expect_one_call_per_item<two_block_copying_ahead_dynamic>(c, n);
+    }
+}
+
 // The default policy: one block, the grid barrier's one pass, and past a wave the two kernels
 // (reduce-ahead select, then the reversal); 8-byte items have a shape of their own.
 TEST_F(PredicateCalls, TheDefaultPathsCallThePredicateOnceAnItem) {

@@ -11,6 +11,8 @@
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
 
+#include <cuda/std/type_traits>
+
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -68,6 +70,59 @@ __device__ __forceinline__ void reduce_ahead_tiles(long long num_tiles, const St
     if (claimed >= num_tiles) return;
     waiting = claimed;
     waiting_kept = claimed_kept;
+  }
+}
+
+// How many tiles a policy has a block copy beyond the one it reduces: 0 (reduce_ahead_tiles, two
+// buffers) unless it names `tiles_copied_ahead` (1: copying_ahead_tiles, three buffers).
+template <class Policy, class = void>
+inline constexpr int tiles_copied_ahead_v = 0;
+template <class Policy>
+inline constexpr int tiles_copied_ahead_v<Policy, cuda::std::void_t<decltype(Policy::tiles_copied_ahead)>> =
+    Policy::tiles_copied_ahead;
+
+template <class Policy>
+inline constexpr int reduce_ahead_buffers_v = 2 + tiles_copied_ahead_v<Policy>;
+
+// The reduce-ahead schedule with the next tile's copy in flight: a block claims a tile and starts
+// its copy, fetch(tile, buffer) (no commit: this commits), then reduces and publishes the tile
+// whose copy it started an iteration earlier, ahead(tile, buffer) (the copy waited for here), and
+// finishes the one before, behind(tile, buffer, kept). The copy's latency overlaps both. Three
+// buffers in turn; the barrier after a claim keeps a copy off the buffer behind() staged in the
+// iteration before. A claimed tile waits for nothing but its block's current look-back to be
+// published, so every look-back still ends: the lowest unpublished tile's block only looks back
+// at tiles below it.
+template <class State, class Buffer, class Fetch, class Ahead, class Behind>
+__device__ __forceinline__ void copying_ahead_tiles(long long num_tiles, const State& state, long long& claim,
+                                                    Buffer (&stages)[3], Fetch&& fetch, Ahead&& ahead,
+                                                    Behind&& behind) {
+  using kept_t = decltype(ahead(0ll, stages[0]));
+  if (threadIdx.x == 0) claim = state.claim_tile();
+  __syncthreads();
+  long long current = claim;  // copy started, aggregate not published
+  if (current < num_tiles) fetch(current, stages[0]);
+  commit_async_copies();
+  __syncthreads();  // every thread has read the claim before the next one overwrites it
+  long long waiting = -1;  // aggregate published, output not written
+  kept_t waiting_kept{};
+  for (int slot = 0;; slot = slot == 2 ? 0 : slot + 1) {
+    const int next_slot = slot == 2 ? 0 : slot + 1;
+    const int behind_slot = next_slot == 2 ? 0 : next_slot + 1;
+    if (threadIdx.x == 0) claim = state.claim_tile();
+    __syncthreads();
+    const long long next = claim;
+    if (next < num_tiles) fetch(next, stages[next_slot]);
+    commit_async_copies();
+    kept_t current_kept{};
+    if (current < num_tiles) {
+      wait_async_copies<1>();
+      current_kept = ahead(current, stages[slot]);
+    }
+    if (waiting >= 0) behind(waiting, stages[behind_slot], waiting_kept);
+    if (current >= num_tiles) return;
+    waiting = current;
+    waiting_kept = current_kept;
+    current = next;
   }
 }
 

@@ -99,13 +99,14 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
     if constexpr (prefetchable_v<item_t, Policy::items_per_thread> &&
                   cuda::std::is_same_v<flag_buffer_t, no_flag_buffer>) {
       constexpr auto kernel = select_reduce_ahead_kernel<Policy, Output, item_t, OutputIt, Source, count_tile_state>;
+      constexpr std::size_t dynamic = dynamic_shared_bytes_v<select_reduce_ahead_storage_t<Policy, item_t, Source>>;
       int resident = 0;
-      UPSWEEP_CUDA_RETURN((persistent_grid<kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
+      UPSWEEP_CUDA_RETURN(
+          (persistent_grid_sharing<kernel, Policy::block_threads, dynamic>(Policy::persistent_grid_limit, resident)));
       // Worth it once blocks take several tiles (as for the scan).
       if (num_tiles > resident && is_aligned_16(d_in)) {
-        kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(d_in, d_out, d_num_selected,
-                                                                                      num_items, num_tiles, source,
-                                                                                      state);
+        kernel<<<static_cast<unsigned>(resident), Policy::block_threads, dynamic, stream>>>(
+            d_in, d_out, d_num_selected, num_items, num_tiles, source, state);
         return cudaGetLastError();
       }
     }

@@ -4,15 +4,16 @@
 
 #include <upsweep/compact/detail/reduce_ahead_schedule.cuh>
 #include <upsweep/compact/detail/select_kernels.cuh>
+#include <upsweep/util/block_shared.cuh>
 
 namespace upsweep::detail {
 
-// Shared storage of the reduce-ahead select: two item buffers (the claimed tile's copy lands in
-// one while the tile before it is flagged, scanned and staged from the other), the flag buffer,
-// the scans.
+// Shared storage of the reduce-ahead select: the item buffers (the claimed tile's copy lands in
+// one while the tile before it is flagged, scanned and staged from another; a third when the
+// policy copies a tile ahead), the flag buffer, the scans.
 template <class Policy, class T, class FlagBuffer>
 struct select_reduce_ahead_storage {
-  tile_exchange_storage<T, Policy::block_threads, Policy::items_per_thread> stages[2];
+  tile_exchange_storage<T, Policy::block_threads, Policy::items_per_thread> stages[reduce_ahead_buffers_v<Policy>];
   struct {
     FlagBuffer flags;
   } exchange;
@@ -21,6 +22,11 @@ struct select_reduce_ahead_storage {
   long long claim;
   tile_bases bases;
 };
+
+template <class Policy, class T, class Source>
+using select_reduce_ahead_storage_t =
+    select_reduce_ahead_storage<Policy, T,
+                                typename flag_value<Source, Policy::block_threads, Policy::items_per_thread>::buffer>;
 
 // Whether the flags of a tile's first visit are kept for its second (the predicate then runs once
 // an item) or computed again. Kept, select_if i32 50 % at 10^9 took 2.18 ms against 2.22 and
@@ -42,14 +48,16 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
   static_assert(Output != select_output::partitioned_in_order, "partition in order: partition_one_wave_kernel");
   constexpr int ipt = Policy::items_per_thread;
   using buffer_t = tile_exchange_storage<T, Policy::block_threads, ipt>;
-  __shared__ select_reduce_ahead_storage<Policy, T,
-                                         typename flag_value<Source, Policy::block_threads, ipt>::buffer>
-      s;
-  const auto ahead = [&](long long tile, buffer_t& buffer) {
+  auto& s = block_shared<select_reduce_ahead_storage_t<Policy, T, Source>>();
+  const auto fetch = [&](long long tile, buffer_t& buffer) {
+    if (tile_is_full<Policy>(tile, num_tiles, num_items))
+      prefetch_tile<Policy::block_threads>(d_in + tile * Policy::tile_items, buffer);
+  };
+  const auto ahead = [&](long long tile, buffer_t& buffer) {  // the tile's copy waited for
     const long long tile_first = tile * Policy::tile_items;
     T items[ipt];
     bool keep[ipt];
-    copy_claimed_tile<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
+    tile_items_of<Policy>(d_in, tile, num_tiles, num_items, buffer, items);
     flag_items<Policy>(source, tile_first, num_items - tile_first, items, keep, s);
     const int kept = block_reduce<int, Policy::block_threads>(s.reduce).reduce(count_kept(keep), cuda::std::plus<int>{});
     if (threadIdx.x == 0)
@@ -73,7 +81,17 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     write_tile_output<Policy, Output, predicated_staging>(tile, num_tiles, num_items, items, keep, kept, thread_first,
                                                           s.bases, d_out, d_num_selected, buffer.items);
   };
-  reduce_ahead_tiles(num_tiles, state, s.claim, s.stages, ahead, behind);
+  if constexpr (tiles_copied_ahead_v<Policy> == 1) {
+    copying_ahead_tiles(num_tiles, state, s.claim, s.stages, fetch, ahead, behind);
+  } else {
+    const auto copy_then_ahead = [&](long long tile, buffer_t& buffer) {
+      fetch(tile, buffer);
+      commit_async_copies();
+      wait_async_copies<0>();
+      return ahead(tile, buffer);
+    };
+    reduce_ahead_tiles(num_tiles, state, s.claim, s.stages, copy_then_ahead, behind);
+  }
 }
 
 }  // namespace upsweep::detail
