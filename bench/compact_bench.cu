@@ -297,6 +297,19 @@ const bool registered = register_later([] {
   add_select_tune_row<copying_ahead_shape<256, 8, 4, 1200>, i64>("copying_256x8_min_blocks_4", wide_sizes);
   add_select_tune_row<copying_ahead_shape<192, 8, 6, 1200>, i64>("copying_192x8_min_blocks_6", wide_sizes);
   add_select_tune_row<copying_ahead_shape<128, 24, 3, 1200>, i64>("copying_128x24_min_blocks_3", wide_sizes);
+  // Inputs of fewer tiles than resident blocks (a block per tile, one wave): the pause before
+  // looking back, and the tile.
+  const std::vector<std::int64_t> wave_sizes{1'000'000, 3'000'000};
+  add_select_tune_row<select_shape<256, 16, 6, 1200>>("wave_256x16_min_blocks_6_settle1200", wave_sizes);
+  add_select_tune_row<select_shape<256, 16, 6, 600>>("wave_256x16_min_blocks_6_settle600", wave_sizes);
+  add_select_tune_row<select_shape<256, 16, 6, 0>>("wave_256x16_min_blocks_6_no_pause", wave_sizes);
+  add_select_tune_row<select_shape<256, 8, 8, 0>>("wave_256x8_min_blocks_8_no_pause", wave_sizes);
+  add_select_tune_row<upsweep::wide_select_policy::few_tiles, i64>("wave_256x8_min_blocks_4_settle1200", wave_sizes);
+  add_select_tune_row<select_shape<256, 8, 4, 600>, i64>("wave_256x8_min_blocks_4_settle600", wave_sizes);
+  add_select_tune_row<select_shape<256, 8, 4, 0>, i64>("wave_256x8_min_blocks_4_no_pause", wave_sizes);
+  add_select_tune_row<select_shape<256, 12, 4, 0>, i64>("wave_256x12_min_blocks_4_no_pause", wave_sizes);
+  add_select_tune_row<select_shape<256, 4, 8, 0>, i64>("wave_256x4_min_blocks_8_no_pause", wave_sizes);
+  add_select_tune_row<select_shape<128, 8, 8, 0>, i64>("wave_128x8_min_blocks_8_no_pause", wave_sizes);
   // Run-length encoding's tile and resident blocks (the default: select's 256 x 16 reducing ahead
   // at 5 blocks; until then a block per tile at 6 with the 1200 ns pause, min_blocks_6).
   add_run_length_tune_row<select_shape<256, 16, 4, 1200>>("min_blocks_4", tune_sizes);

@@ -27,7 +27,9 @@ struct select_policy {
   static constexpr int look_back_settle_ns = LookBackSettleNs;
   // Persistent blocks publishing a claimed tile's count before writing the tile claimed one
   // iteration earlier (select_reduce_ahead_kernel), as the scan does; needs a 16-byte aligned
-  // pointer input and blocks that take several tiles, else a block per tile.
+  // pointer input and blocks that take several tiles, else a block per tile. A policy deriving
+  // from this one may add `static constexpr int tiles_copied_ahead = 1` to start each tile's copy
+  // an iteration before reducing it (copying_ahead_tiles, three buffers; no default does).
   static constexpr tile_schedule schedule = Schedule;
   // Reduce-ahead's grid: the resident blocks, or at most this many when positive (tests); the
   // same cap decides whether a partition's tiles fit in one wave (partition_fits_one_wave).
