@@ -13,6 +13,8 @@
 #include <cub/device/device_select.cuh>
 #include <cuda/std/functional>
 #include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 namespace upsweep::test {
 namespace {
@@ -76,6 +78,11 @@ auto reduce_call(Op op, Eq eq) {
   };
 }
 
+// unique_by_key's default tiles past unique_large_tiles_from items, here at every size (a policy
+// of its own type, not the default).
+template <class K, class V>
+struct unique_large_tiles : default_unique_by_key_policy<K, V> {};
+
 template <class Policy, class Eq>
 auto unique_by_key_call(Eq eq) {
   return [=](void* t, std::size_t& b, auto keys, auto values, auto keys_out, auto values_out, std::int64_t* count,
@@ -97,12 +104,19 @@ void expect_every_shape_like_the_host(Op op, Eq eq) {
                                    expect_runs_like_the_host<A>(keys, values, reduced,
                                                                 reduce_call<small_tiles_ahead>(op, eq));
                                  });
-  for_every_size_and_shape<K, V>(default_unique_by_key_policy<K, V>::tile_items,
+  // The default's tiles below unique_large_tiles_from items, and its large tiles at every size.
+  for_every_size_and_shape<K, V>(default_by_key_policy<K, V>::tile_items,
                                  [&](const std::vector<K>& keys, const std::vector<V>& values) {
                                    const auto firsts = reduce_on_host<V>(keys, values, op, eq, true);
                                    expect_runs_like_the_host<V>(keys, values, firsts, unique_by_key_call<void>(eq));
                                    expect_runs_like_the_host<V>(keys, values, firsts,
                                                                 unique_by_key_call<small_by_key_tiles>(eq));
+                                 });
+  for_every_size_and_shape<K, V>(default_unique_by_key_policy<K, V>::tile_items,
+                                 [&](const std::vector<K>& keys, const std::vector<V>& values) {
+                                   const auto firsts = reduce_on_host<V>(keys, values, op, eq, true);
+                                   expect_runs_like_the_host<V>(keys, values, firsts,
+                                                                unique_by_key_call<unique_large_tiles<K, V>>(eq));
                                  });
 }
 
@@ -273,6 +287,37 @@ TEST_F(ReduceByKey, LargeReduceByKeyOfOneRunPast2To31Items) {
   EXPECT_EQ(count.download()[0], 1);
   EXPECT_EQ(key_out.download()[0], 7);
   EXPECT_EQ(sum.download()[0], 3 * n);
+}
+
+struct run_of_1024 {
+  __host__ __device__ int operator()(std::int64_t i) const { return static_cast<int>(i >> 10); }
+};
+struct low_31_bits {
+  __host__ __device__ int operator()(std::int64_t i) const { return static_cast<int>(i & 0x7fffffff); }
+};
+
+// Runs of 1024 over 2^31 + 1001 items from iterators (int32 keys and values: the default's large
+// tiles): every run's first key and value, at positions past 2^31.
+TEST_F(ReduceByKey, LargeUniqueByKeyPast2To31Items) {
+  const std::int64_t n = (std::int64_t{1} << 31) + 1001;
+  const std::int64_t runs = (n + 1023) / 1024;
+  const thrust::counting_iterator<std::int64_t> index(0);
+  device_buffer<int> keys_out(runs, guard_items), values_out(runs, guard_items);
+  device_buffer<std::int64_t> count(1);
+  poison(keys_out);
+  poison(values_out);
+  upsweep::unique_by_key(thrust::make_transform_iterator(index, run_of_1024{}),
+                         thrust::make_transform_iterator(index, low_31_bits{}), keys_out.data(), values_out.data(),
+                         count.data(), n);
+  CUDA_OK(cudaDeviceSynchronize());
+  ASSERT_EQ(count.download()[0], runs);
+  std::vector<int> want_keys(static_cast<std::size_t>(runs)), want_values(want_keys.size());
+  for (std::int64_t j = 0; j < runs; ++j) {
+    want_keys[j] = run_of_1024{}(j * 1024);
+    want_values[j] = low_31_bits{}(j * 1024);
+  }
+  expect_output_then_poison(keys_out.download(runs + guard_items), want_keys, "run keys");
+  expect_output_then_poison(values_out.download(runs + guard_items), want_values, "run values");
 }
 
 }  // namespace
