@@ -30,7 +30,8 @@ __device__ __forceinline__ Storage& block_shared() {
 }
 
 // persistent_grid for a kernel launched with DynamicShared bytes of dynamic shared memory, which
-// it first allows the kernel on the current device.
+// it first allows the kernel on the current device. Past 48 KB it asks on every call (no default
+// policy needs that much; resident_blocks caches its answer).
 template <auto Kernel, int BlockThreads, std::size_t DynamicShared>
 cudaError_t persistent_grid_sharing(int limit, int& blocks) {
   if constexpr (DynamicShared == 0) {

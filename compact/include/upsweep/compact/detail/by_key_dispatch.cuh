@@ -80,7 +80,8 @@ using default_reduce_by_key_policy =
                                          tile_schedule::block_per_tile, 3, 600>,
                              default_by_key_policy<Key, Value>>;
 
-// unique_by_key: 4-byte keys and values at 384 x 14 and three blocks, closer to CUB's 512 x 14
+// unique_by_key: 4-byte keys and values at 384 x 14 and three blocks from unique_large_tiles_from
+// items (below, default_by_key_policy's tiles), closer to CUB's 512 x 14
 // (H200, 2026-12-02, runs of 16, ms at 10^8 / 10^9, the tune rows): 256 x 12 at 4 blocks 0.364 /
 // 3.53, 256 x 16 at 3 0.362 / 3.50, 384 x 14 at 3 0.350 / 3.35 (at 2, 4.05), 448 x 12 and 512 x 11
 // at 2 3.61 and 3.93 (CUB 3.21 in the full run of 1888f0b). 8-byte items: 256 x 8 at 4 stays
