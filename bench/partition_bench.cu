@@ -3,8 +3,8 @@
 //  - partition (rejected side reversed): Upsweep against cub::DevicePartition::If (64- and, for
 //    the headline row, 32-bit offsets);
 //  - stable_partition (both sides in order): Upsweep against Thrust's stable_partition_copy and
-//    a device-to-device copy of the input (row `copy`, 2n words): its floor is 3n words (the
-//    rejected tail is reversed in place), 1.5 times the copy's time at 50 %;
+//    a device-to-device copy of the input (row `copy`, 2n words): its floor is 3n words (past a
+//    wave, two reads and one write), 1.5 times the copy's time;
 //  - partition_three_way (value < t1, else value < t2, else the rest; t1, t2 at rate / 2 and
 //    rate): Upsweep against cub::DevicePartition::If with two predicates.
 // n = 10^2 .. 10^8, 10^9 for int32 at 50 %. GB/s counts n reads and n writes. The Upsweep rows
@@ -19,6 +19,8 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace upsweep::bench {
 namespace {
@@ -150,6 +152,18 @@ void add_three_way_tune_row(const std::string& name) {
           [](benchmark::State& state) { guarded(state, [&] { upsweep_three_way<std::int32_t, policy>(state, 50); }); });
 }
 
+// The stable partition's two passes at one block shape, at 50 %.
+template <int Threads, int ItemsPerThread, upsweep::tile_io Io, int MinBlocksPerSm, class T = std::int32_t>
+void add_stable_partition_tune_row(const std::string& name,
+                                   std::vector<std::int64_t> sizes = {100'000'000, 1'000'000'000}) {
+  using policy = upsweep::select_policy<Threads, ItemsPerThread, Io, upsweep::default_look_back_delay_ns,
+                                        MinBlocksPerSm, 1200, upsweep::tile_schedule::block_per_tile, 1>;
+  const std::string type = sizeof(T) == 8 ? "i64" : "i32";
+  add_row("tune/stable_partition_" + type + "_50pct/" + name, std::move(sizes), 0.1, [](benchmark::State& state) {
+    guarded(state, [&] { upsweep_partition<T, true, policy>(state, 50); });
+  });
+}
+
 const bool registered = register_later([] {
   constexpr bool headline = true;
   register_partition<std::int32_t>("i32", 50, headline);  // bar: >= 1.05x CUB at 10^9
@@ -164,13 +178,22 @@ const bool registered = register_later([] {
   add_three_way_tune_row<256, 16, 4>("256x16_min_blocks_4");
   add_three_way_tune_row<256, 16, 5>("256x16_min_blocks_5");
   add_three_way_tune_row<256, 12, 5>("256x12_min_blocks_5");
-  // The stable partition's two-kernel form (select, then the reversal) where the default takes
-  // one pass: a one-block wave limit sends every input of more than one tile to it.
-  add_row("tune/stable_partition_i32_50pct/two_kernels", decade_sizes(6), 0.1, [](benchmark::State& state) {
-    using two_kernels = upsweep::select_policy<256, 16, upsweep::tile_io::transpose, upsweep::default_look_back_delay_ns,
-                                               6, 1200, upsweep::tile_schedule::block_per_tile, 1>;
-    guarded(state, [&] { upsweep_partition<std::int32_t, true, two_kernels>(state, 50); });
-  });
+  // The stable partition's two passes where the default takes one pass (a one-block wave limit
+  // sends every input of more than one tile to them), and their tile shapes at 10^8 and 10^9.
+  add_stable_partition_tune_row<256, 16, upsweep::tile_io::transpose, 6>("two_passes", decade_sizes(6));
+  add_stable_partition_tune_row<256, 16, upsweep::tile_io::direct, 6>("256x16_direct_min_blocks_6");
+  add_stable_partition_tune_row<256, 16, upsweep::tile_io::transpose, 4>("256x16_min_blocks_4");
+  add_stable_partition_tune_row<512, 16, upsweep::tile_io::transpose, 3>("512x16_min_blocks_3");
+  add_stable_partition_tune_row<256, 32, upsweep::tile_io::transpose, 3>("256x32_min_blocks_3");
+  add_stable_partition_tune_row<128, 16, upsweep::tile_io::transpose, 8>("128x16_min_blocks_8");
+  using i64 = std::int64_t;
+  const std::vector<std::int64_t> i64_sizes = {10'000'000, 100'000'000, 300'000'000};
+  add_stable_partition_tune_row<256, 8, upsweep::tile_io::transpose, 4, i64>("256x8_min_blocks_4", i64_sizes);
+  add_stable_partition_tune_row<256, 8, upsweep::tile_io::direct, 4, i64>("256x8_direct_min_blocks_4", i64_sizes);
+  add_stable_partition_tune_row<256, 8, upsweep::tile_io::transpose, 6, i64>("256x8_min_blocks_6", i64_sizes);
+  add_stable_partition_tune_row<256, 8, upsweep::tile_io::transpose, 8, i64>("256x8_min_blocks_8", i64_sizes);
+  add_stable_partition_tune_row<128, 16, upsweep::tile_io::transpose, 6, i64>("128x16_min_blocks_6", i64_sizes);
+  add_stable_partition_tune_row<256, 16, upsweep::tile_io::transpose, 3, i64>("256x16_min_blocks_3", i64_sizes);
 #endif
 });
 

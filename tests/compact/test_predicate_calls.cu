@@ -1,8 +1,9 @@
-// The predicate contracts of device_select.cuh (once per item) and device_partition.cuh (once, or
-// in the two-kernel form of 4- and 8-byte aligned items at most twice, every item alike) on every
-// dispatch path: a block per tile, the reduce-ahead schedule, the one-pass and two-kernel
-// partitions; never on items past the end. The items are their own indices, so the predicate counts its calls per item in device
-// memory; the results are checked against the host too.
+// The predicate contracts of device_select.cuh and device_partition.cuh on every dispatch path (a
+// block per tile, the reduce-ahead schedule, the stable partition's one pass and two passes):
+// once per item, except partition (rejected side reversed) reducing ahead, twice, every item
+// alike; never on items past the end. The items are their
+// own indices, so the predicate counts its calls per item in device memory; the results are
+// checked against the host too.
 #include <upsweep/compact/device_partition.cuh>
 #include <upsweep/compact/device_select.cuh>
 
@@ -32,13 +33,14 @@ using two_block_reduce_ahead = select_policy<256, 16, tile_io::transpose, defaul
                                              tile_schedule::reduce_ahead, 2>;
 using block_per_tile = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6>;
 
-enum class call { select_if, remove_if, count_if, partition };
+enum class call { select_if, remove_if, count_if, stable_partition, partition };
 
 const char* name_of(call c) {
   switch (c) {
     case call::select_if: return "select_if";
     case call::remove_if: return "remove_if";
     case call::count_if: return "count_if";
+    case call::stable_partition: return "stable_partition";
     default: return "partition";
   }
 }
@@ -66,27 +68,27 @@ void expect_one_call_per_item(call c, std::int64_t n) {
         return upsweep::remove_if<Policy>(temp, bytes, d_in.data(), d_out.data(), d_count.data(), n, pred);
       case call::count_if:
         return upsweep::count_if<Policy>(temp, bytes, d_in.data(), d_count.data(), n, pred);
-      default:
+      case call::stable_partition:
         return upsweep::stable_partition<Policy>(temp, bytes, d_in.data(), d_out.data(), d_count.data(), n, pred);
+      default:
+        return upsweep::partition<Policy>(temp, bytes, d_in.data(), d_out.data(), d_count.data(), n, pred);
     }
   };
   check(run(nullptr), "size query");
   device_buffer<char> d_temp(static_cast<std::int64_t>(bytes));
   check(run(d_temp.data()), name_of(c));
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  // The partition's two-kernel form (the dispatch's own test: past one wave) may flag twice,
-  // every item alike.
-  bool one_wave = true;
-  using one_pass = detail::few_tiles_policy_t<Policy>;
-  if (c == call::partition && n > detail::one_block_partition_policy<one_pass, T>::tile_items)
-    check(detail::partition_fits_one_wave<one_pass, T*, T*, counting_predicate>(n, one_wave), "occupancy");
   const std::vector<unsigned> calls = d_calls.download();
-  const unsigned expected = one_wave ? 1u : calls[0];
-  EXPECT_TRUE(expected == 1u || expected == 2u) << "item 0 was shown to the predicate " << expected << " times";
-  // Two kernels on the reduce-ahead schedule flag every tile twice: that path must have run.
-  if (c == call::partition && !one_wave && Policy::schedule == tile_schedule::reduce_ahead &&
-      Policy::persistent_grid_limit > 0)
-    EXPECT_EQ(2u, expected) << "the reduce-ahead schedule did not run";
+  // partition (the rejected side reversed) flags a tile on each of its two visits when it reduces
+  // ahead: twice, every item alike; a block per tile once.
+  const unsigned expected = c == call::partition ? calls[0] : 1u;
+  if (c == call::partition) {
+    EXPECT_TRUE(expected == 1u || expected == 2u) << "item 0 was shown to the predicate " << expected << " times";
+    if (Policy::schedule == tile_schedule::block_per_tile) EXPECT_EQ(1u, expected) << "a block per tile";
+    if (Policy::schedule == tile_schedule::reduce_ahead && Policy::persistent_grid_limit > 0 &&
+        n > std::int64_t{Policy::persistent_grid_limit} * Policy::tile_items)
+      EXPECT_EQ(2u, expected) << "the reduce-ahead schedule did not run";
+  }
   std::int64_t wrong = 0;
   for (std::int64_t i = 0; i < n; ++i)
     if (calls[i] != expected && wrong++ == 0)
@@ -99,10 +101,13 @@ void expect_one_call_per_item(call c, std::int64_t n) {
   if (c == call::remove_if) std::swap(kept, rejected);
   ASSERT_EQ(static_cast<std::int64_t>(kept.size()), count);
   if (c == call::count_if) return;
-  const std::vector<T> out = d_out.download(c == call::partition ? n : count);
+  const bool partitions = c == call::stable_partition || c == call::partition;
+  const std::vector<T> out = d_out.download(partitions ? n : count);
   EXPECT_TRUE(std::equal(kept.begin(), kept.end(), out.begin())) << "the kept items";
-  if (c == call::partition)
+  if (c == call::stable_partition)
     EXPECT_TRUE(std::equal(rejected.begin(), rejected.end(), out.begin() + count)) << "the rejected items, in order";
+  if (c == call::partition)
+    EXPECT_TRUE(std::equal(rejected.rbegin(), rejected.rend(), out.begin() + count)) << "the rejected items, reversed";
 }
 
 // partition_three_way with Policy on 0..n-1: pred1 once an item, pred2 once an item pred1
@@ -160,36 +165,36 @@ TEST_F(PredicateCalls, TheThreeWayPartitionCallsEachPredicateOnceAnItem) {
 }
 
 TEST_F(PredicateCalls, ABlockPerTileCallsThePredicateOnceAnItem) {
-  for (call c : {call::select_if, call::remove_if, call::count_if})
+  for (call c : {call::select_if, call::remove_if, call::count_if, call::partition})
     for (std::int64_t n : {std::int64_t{1}, std::int64_t{4097}, max_test_items(1'000'003)})
       expect_one_call_per_item<block_per_tile>(c, n);
 }
 
 // Two persistent blocks take every tile, each tile visited twice (published ahead, written
-// behind); the partition takes its two kernels at these sizes.
+// behind); the stable partition takes its two passes at these sizes.
 TEST_F(PredicateCalls, TheReduceAheadScheduleCallsThePredicateOnceAnItem) {
-  for (call c : {call::select_if, call::remove_if, call::count_if, call::partition})
+  for (call c : {call::select_if, call::remove_if, call::count_if, call::stable_partition, call::partition})
     for (std::int64_t n : {std::int64_t{3 * 4096 + 5}, std::int64_t{16 * 4096}, max_test_items(1'000'003)})
       expect_one_call_per_item<two_block_reduce_ahead>(c, n);
 }
 
 // The same with a tile's copy started an iteration ahead (three buffers in turn).
 TEST_F(PredicateCalls, CopyingAheadCallsThePredicateOnceAnItem) {
-  for (call c : {call::select_if, call::remove_if, call::count_if, call::partition})
+  for (call c : {call::select_if, call::remove_if, call::count_if, call::stable_partition, call::partition})
     for (std::int64_t n : {std::int64_t{3 * 4096 + 5}, std::int64_t{16 * 4096}, max_test_items(1'000'003)}) {
       expect_one_call_per_item<two_block_copying_ahead>(c, n);
       expect_one_call_per_item<two_block_copying_ahead_dynamic>(c, n);
     }
 }
 
-// The default policy: one block, the grid barrier's one pass, and past a wave the two kernels
-// (reduce-ahead select, then the reversal); 8-byte items have a shape of their own.
+// The default policy: one block, the grid barrier's one pass, and past a wave reduce-ahead
+// select and the stable partition's two passes; 8-byte items have a shape of their own.
 TEST_F(PredicateCalls, TheDefaultPathsCallThePredicateOnceAnItem) {
-  for (call c : {call::select_if, call::count_if, call::partition})
+  for (call c : {call::select_if, call::count_if, call::stable_partition, call::partition})
     for (std::int64_t n : {std::int64_t{11264}, std::int64_t{3 * 4096 + 1}, max_test_items(10'000'019)})
       expect_one_call_per_item<default_select_policy<int>>(c, n);
   // 8-byte items: around their 2048-item tile and the one-block partition's 5632.
-  for (call c : {call::select_if, call::count_if, call::partition})
+  for (call c : {call::select_if, call::count_if, call::stable_partition, call::partition})
     for (std::int64_t n : {std::int64_t{2048}, std::int64_t{2049}, std::int64_t{5632}, std::int64_t{5633},
                            max_test_items(10'000'019)})
       expect_one_call_per_item<default_select_policy<long long>, long long>(c, n);

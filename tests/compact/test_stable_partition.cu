@@ -1,7 +1,7 @@
 // Stable partition against std::stable_partition and CUB: selected first and rejected after,
 // both in input order, the split point in device memory; every selection pattern at sizes around
 // warp and tile boundaries, element sizes 1 to 16 bytes, both API layers, in place refused; the
-// one-pass and two-kernel forms each at small sizes, a CUDA graph, and past 2^31 items.
+// one-pass and two-pass forms each at small sizes, a CUDA graph, and past 2^31 items.
 #include <upsweep/compact/device_partition.cuh>
 
 #include "compact_test_support.cuh"
@@ -63,6 +63,39 @@ TYPED_TEST(StablePartitionTyped, EverySelectionPatternMatchesStablePartition) {
   }
 }
 
+// Sizes past the one-block form (a block of up to 1024 threads over 44 KB of items): its tile
+// and one more item, a whole number of tiles past it and one more, and a larger odd size (under
+// the sanitizers' cap, at least the one-block tile and a few tiles more).
+template <class Policy, class T>
+std::vector<std::int64_t> two_pass_sizes() {
+  const std::int64_t one_block = detail::one_block_partition_policy<Policy, T>::tile_items;
+  const std::int64_t past = (one_block / Policy::tile_items + 3) * Policy::tile_items + 1;
+  return {one_block + 1, past, std::max(max_test_items(100'003), past + Policy::tile_items + 5)};
+}
+
+// Past the wave of one block: the two passes for every element size.
+TYPED_TEST(StablePartitionTyped, TwoPassFormKeepsBothSidesInInputOrder) {
+  using T = TypeParam;
+  using base = default_select_policy<T>;
+  using one_block_wave = select_policy<256, base::items_per_thread, tile_io::transpose, default_look_back_delay_ns, 1,
+                                       0, tile_schedule::block_per_tile, 1>;
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const auto partition = [](void* t, std::size_t& b, const T* in, T* out, std::int64_t* c, std::int64_t n,
+                            cudaStream_t s) {
+    return upsweep::stable_partition<one_block_wave>(t, b, in, out, c, n, is_marked{}, s);
+  };
+  for (const std::int64_t n : two_pass_sizes<one_block_wave, T>()) {
+    for (const pattern p : {pattern::half, pattern::one_per_mille, pattern::all}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(p));
+      std::int64_t split = 0;
+      const auto in = marked_items<T>(n, p, seed + n);
+      const auto expected = stable_partition_marked(in, split);
+      run_compact<T>(in, partition, expected, false, split);
+    }
+  }
+}
+
 class StablePartition : public gpu_test {};
 
 TEST_F(StablePartition, EveryPatternAtEverySizeMatchesStablePartition) {
@@ -116,14 +149,28 @@ void expect_partitions_match_stable_partition(const std::vector<std::int64_t>& s
   });
 }
 
-// A wave of two blocks: one pass up to one block of 704 x 16 items (11264), then the select kernel
-// (reducing ahead on two blocks) and the reversal, at sizes where the default policy would take
-// one pass.
-TEST_F(StablePartition, TwoKernelFormMatchesStablePartitionAtSmallSizes) {
+// A wave of two blocks: one pass up to one block of 704 x 16 items (11264), then the two passes,
+// at sizes where the default policy would take one pass.
+TEST_F(StablePartition, TwoPassFormMatchesStablePartitionAtSmallSizes) {
   using two_block_wave = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 6, 0,
                                        tile_schedule::reduce_ahead, 2>;
   expect_partitions_match_stable_partition<two_block_wave>(
       {33, 11265, 3 * 4096 + 7, 65537, max_test_items(999983), max_test_items(10'000'001)});
+}
+
+// The two passes keep a thread's flags in one byte (8 items), one 32-bit word (24 items) or
+// several (40 items: bits 32 to 39 in a second word); direct loads as well as transposed ones.
+// (16 items a thread, two bytes, are the default's.)
+template <int Threads, int ItemsPerThread, tile_io Io>
+using one_tile_wave = select_policy<Threads, ItemsPerThread, Io, 0, 1, 0, tile_schedule::block_per_tile, 1>;
+
+TEST_F(StablePartition, TwoPassFormKeepsFlagsOfEveryWordSize) {
+  using byte_flags = one_tile_wave<128, 8, tile_io::direct>;
+  using word_flags = one_tile_wave<64, 24, tile_io::transpose>;
+  using two_words = one_tile_wave<64, 40, tile_io::transpose>;
+  expect_partitions_match_stable_partition<byte_flags>(two_pass_sizes<byte_flags, int>());
+  expect_partitions_match_stable_partition<word_flags>(two_pass_sizes<word_flags, int>());
+  expect_partitions_match_stable_partition<two_words>(two_pass_sizes<two_words, int>());
 }
 
 // The default policy's one-pass forms on either side of their boundary: up to 11264 items in one
@@ -141,7 +188,7 @@ TEST_F(StablePartition, OnePassOverThousandsOfSmallTilesMatchesStablePartition) 
 }
 
 // Capture proves the core call neither allocates nor synchronises: one pass (the cooperative
-// launch recorded in the graph) and, past a wave, two kernels.
+// launch recorded in the graph) and, past a wave, the two passes and the scan between them.
 TEST_F(StablePartition, CoreCallIsCapturedInACudaGraphAndReplays) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -176,8 +223,8 @@ struct at_least_two {
   __host__ __device__ bool operator()(std::uint8_t x) const { return x >= 2; }
 };
 
-// Past 2^31 items with more than 2^31 selected: the split point, the rejected items' places
-// after it and the reversal's pairs are all 64-bit. Rejected items are 0 and 1, so their order
+// Past 2^31 items with more than 2^31 selected: the split point, the tile counts' scan and the
+// rejected items' places after it are all 64-bit. Rejected items are 0 and 1, so their order
 // shows; both sides are checked against a host pass.
 TEST_F(StablePartition, LargePartitionPast2To31ItemsKeepsBothSidesInOrder) {
   const auto seed = fresh_seed();

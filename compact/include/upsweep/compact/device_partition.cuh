@@ -4,11 +4,12 @@
 //  - stable_partition: in input order (std::stable_partition). A rejected item's place depends on
 //    the selected count of the whole input. Inputs whose tiles fit in one wave of resident blocks
 //    (about 3 million 4-byte items on an H100) take one pass: n reads and n writes, every tile's
-//    count shared at a grid barrier. Larger ones take two kernels: the select kernel writes the
-//    rejected items to the back in reverse order in its single pass over the input, then a second
-//    kernel reverses that tail in place, 2 * (number rejected) more, no temporary copy.
+//    count shared at a grid barrier. Larger ones take two passes around a scan of the tile
+//    counts: the first flags the items and keeps the flags in the temporary storage (as bits, in
+//    the smallest word that holds a thread's items), the second reads the items again and writes
+//    both sides: 2n reads and n writes.
 //  - partition: in reverse input order, as cub::DevicePartition::If writes them (std::partition
-//    promises no order). One pass at every size: the first kernel of stable_partition alone.
+//    promises no order). One pass at every size: the select kernel in partition mode.
 //  - partition_three_way: items for which pred1 is true to d_first_out, those for which pred1 is
 //    false and pred2 true to d_second_out, the others to d_unselected_out, each in input order, as
 //    cub::DevicePartition::If with two predicates writes them; the two parts' sizes go to
@@ -18,10 +19,14 @@
 //    most 2^62 - 1 items (cudaErrorInvalidValue past that: the wide tile word keeps its status in
 //    a count's top two bits).
 // Not in place: d_out must not overlap d_in (cudaErrorInvalidValue for raw pointers). The
-// predicate is called on the device, never past the end, once per item, except on the
-// reduce-ahead schedule (4- and 8-byte items from a 16-byte aligned pointer, more tiles than
-// resident blocks), where the select kernel flags a tile on each of its two visits: twice per
-// item there (keeping the flags between them, as select does, made that pass 1.35x slower).
+// predicate is called on the device, never past the end. stable_partition calls it once per item
+// on every path. partition calls it once per item, except on the reduce-ahead schedule (4- and
+// 8-byte items from a 16-byte aligned pointer, more tiles than resident blocks), where the select
+// kernel flags a tile on each of its two visits: twice per item there (keeping the flags between
+// them, as select does, made that pass 1.35x slower). stable_partition's temporary storage grows
+// with n (8 bytes a tile and a flag word a thread: a bit an item for 4- and 8-byte items, about
+// 125 MB at 10^9 int32; two bits an item for the 4 items a thread of 9- to 16-byte items);
+// partition's is the tile state alone.
 // Core and convenience layers as in device_select.cuh; the forms returning the split point to
 // the host synchronise the stream.
 #pragma once

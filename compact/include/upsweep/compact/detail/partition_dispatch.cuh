@@ -1,13 +1,15 @@
 // Host dispatch of the partitions, on the caller's stream, no allocation, no
-// synchronisation. Inputs whose tiles fit in one wave take one pass (partition_one_wave_kernel):
-// every tile is resident, so after a grid barrier each knows the split point and writes its
-// rejected items in order straight away. Larger inputs take two kernels: the select kernel writes
-// the rejected items to the back in reverse order, then the reversal of that tail.
+// synchronisation. The stable partition of inputs whose tiles fit in one wave takes one pass
+// (partition_one_wave_kernel): every tile is resident, so after a grid barrier each knows the
+// split point and writes its rejected items in order straight away. Larger inputs take two
+// passes around a scan of the tile counts (partition_two_pass_kernels.cuh). The partition with
+// its rejected side reversed is the select kernel alone.
 #pragma once
 
-#include <upsweep/compact/detail/partition_kernels.cuh>
 #include <upsweep/compact/detail/partition_one_wave_kernel.cuh>
+#include <upsweep/compact/detail/partition_two_pass_kernels.cuh>
 #include <upsweep/compact/detail/select_dispatch.cuh>
+#include <upsweep/scan/device_scan.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/cooperative_launch.cuh>
 #include <upsweep/util/error.hpp>
@@ -17,6 +19,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -26,7 +29,7 @@ template <class Policy, class InputIt, class OutputIt, class Pred>
 inline constexpr auto partition_one_wave = partition_one_wave_kernel<Policy, InputIt, OutputIt, Pred>;
 
 // Whether a block per tile of the one-pass kernel can all be resident at once (capped by the
-// policy's persistent grid limit when positive: tests take the two-kernel path at small sizes).
+// policy's persistent grid limit when positive: tests take the two passes at small sizes).
 template <class Policy, class InputIt, class OutputIt, class Pred>
 cudaError_t partition_fits_one_wave(std::int64_t num_items, bool& fits) {
   int resident = 0;
@@ -71,21 +74,6 @@ cudaError_t launch_partition_one_wave(void* tile_counts, InputIt d_in, OutputIt 
                             d_in, d_out, d_num_selected, static_cast<long long>(num_items), counts, pred);
 }
 
-// Second kernel of the two-kernel partition: [split, num_items) reversed in place. The split
-// point is on the device; the grid is sized for the most pairs there can be.
-template <class OutputIt>
-cudaError_t reverse_rejected_tail(OutputIt d_out, const std::int64_t* d_num_selected, std::int64_t num_items,
-                                  cudaStream_t stream) {
-  int device = 0, sms = 0;
-  UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
-  UPSWEEP_CUDA_RETURN(sm_count(device, sms));  // cached per device
-  const std::int64_t wanted = ceil_div<std::int64_t>(num_items / 2, reverse_tile_pairs);
-  const std::int64_t resident = static_cast<std::int64_t>(sms) * reverse_blocks_per_sm;
-  const unsigned grid = static_cast<unsigned>(wanted < resident ? wanted : resident);
-  reverse_rejected_kernel<<<grid, reverse_block_threads, 0, stream>>>(d_out, d_num_selected, num_items);
-  return cudaGetLastError();
-}
-
 // Selected items first in order, rejected after them in reverse order: the select kernel alone.
 template <class Policy, class InputIt, class OutputIt, class Pred>
 cudaError_t dispatch_partition_reversed(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
@@ -96,40 +84,87 @@ cudaError_t dispatch_partition_reversed(void* d_temp_storage, std::size_t& temp_
                                                              stream);
 }
 
+// The stable partition's temporary storage: the tile counts (scanned in place), the flags of the
+// two passes and the scan's own storage. The one pass (the same tile) takes the first piece for
+// its tile counts, so the size query needs no choice of form.
+struct stable_partition_storage {
+  count_t* tile_counts = nullptr;
+  void* flags = nullptr;
+  void* scan = nullptr;
+  std::size_t scan_bytes = 0;
+};
+
+template <class Policy>
+cudaError_t carve_stable_partition(void* d_temp_storage, std::size_t& temp_storage_bytes, std::int64_t num_items,
+                                   stable_partition_storage& storage) {
+  const std::int64_t num_tiles = num_items > 0 ? ceil_div<std::int64_t>(num_items, Policy::tile_items) : 0;
+  UPSWEEP_CUDA_RETURN(::upsweep::inclusive_sum(nullptr, storage.scan_bytes, static_cast<count_t*>(nullptr),
+                                               static_cast<count_t*>(nullptr), num_tiles));
+  void* allocations[3] = {};
+  const std::size_t sizes[3] = {static_cast<std::size_t>(num_tiles) * sizeof(count_t),
+                                static_cast<std::size_t>(num_tiles * tile_flag_words<Policy>) *
+                                    sizeof(flag_word_t<Policy>),
+                                storage.scan_bytes};
+  UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
+  storage.tile_counts = static_cast<count_t*>(allocations[0]);
+  storage.flags = allocations[1];
+  storage.scan = allocations[2];
+  return cudaSuccess;
+}
+
+// Past one wave: count and flag, scan the counts, place (partition_two_pass_kernels.cuh).
+template <class Policy, class InputIt, class OutputIt, class Pred>
+cudaError_t launch_partition_two_passes(const stable_partition_storage& storage, InputIt d_in, OutputIt d_out,
+                                        std::int64_t* d_num_selected, std::int64_t num_items, Pred pred,
+                                        cudaStream_t stream) {
+  const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
+  const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
+  auto* flags = static_cast<flag_word_t<Policy>*>(storage.flags);
+  partition_count_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(d_in, num_items, num_tiles, pred, flags,
+                                                                             storage.tile_counts);
+  UPSWEEP_CUDA_RETURN(cudaGetLastError());
+  std::size_t scan_bytes = storage.scan_bytes;
+  UPSWEEP_CUDA_RETURN(
+      ::upsweep::inclusive_sum(storage.scan, scan_bytes, storage.tile_counts, storage.tile_counts, num_tiles, stream));
+  partition_place_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(
+      d_in, d_out, d_num_selected, num_items, num_tiles, static_cast<const flag_word_t<Policy>*>(flags),
+      static_cast<const count_t*>(storage.tile_counts));
+  return cudaGetLastError();
+}
+
 template <class Policy, class InputIt, class OutputIt, class Pred>
 cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                                std::int64_t* d_num_selected, std::int64_t num_items, Pred pred, cudaStream_t stream) {
+  using item_t = typename cuda::std::iterator_traits<InputIt>::value_type;
+  using tile_policy = few_tiles_policy_t<Policy>;
+  static_assert(cuda::std::is_trivially_copyable_v<item_t>, "items must be trivially copyable");
+  static_assert(sizeof(item_t) >= 1 && sizeof(item_t) <= 16, "items of 1 to 16 bytes");
   // Rejected items go past the split point, over input other tiles may not have loaded yet.
   if constexpr (cuda::std::is_pointer_v<InputIt> && cuda::std::is_pointer_v<OutputIt>) {
     if (num_items > 0 && static_cast<const void*>(d_in) == static_cast<const void*>(d_out)) return cudaErrorInvalidValue;
   }
-  using source_t = predicate_flags<Pred>;
-  // The one pass takes the two kernels' temporary storage (the tile state's bytes hold the tile
-  // counts), so the size query needs no choice.
-  if (d_temp_storage != nullptr && num_items > 0) {
-    // Bad arguments are refused before the occupancy query, as before any other CUDA call.
-    void* tile_counts = nullptr;
-    UPSWEEP_CUDA_RETURN((prepare_select<Policy, select_output::partitioned_in_order>(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, tile_counts)));
-    using item_t = typename cuda::std::iterator_traits<InputIt>::value_type;
-    using one_pass = few_tiles_policy_t<Policy>;  // the same tile, so the same storage
-    bool one_wave = num_items <= one_block_partition_policy<one_pass, item_t>::tile_items;
-    if (!one_wave) {
-      UPSWEEP_CUDA_RETURN((partition_fits_one_wave<one_pass, InputIt, OutputIt, Pred>(num_items, one_wave)));
-    }
-    if (one_wave) {
-      const cudaError_t status = launch_partition_one_wave<one_pass>(tile_counts, d_in, d_out, d_num_selected,
-                                                                     num_items, pred, stream);
-      if (status != cudaErrorCooperativeLaunchTooLarge) return status;
-      // Refused: fewer blocks fit than the occupancy query said (the GPU is partitioned, say). The
-      // refusal is no fault of the stream's; clear it and take two kernels.
-      (void)cudaGetLastError();
-    }
+  if (num_items < 0 || num_items > count_tile_state::max_count) return cudaErrorInvalidValue;
+  stable_partition_storage storage;
+  using two_passes = two_pass_policy_t<Policy>;
+  UPSWEEP_CUDA_RETURN(carve_stable_partition<two_passes>(d_temp_storage, temp_storage_bytes, num_items, storage));
+  if (d_temp_storage == nullptr) return cudaSuccess;
+  UPSWEEP_CUDA_RETURN((check_select_arguments<select_output::partitioned_in_order>(d_in, d_out, d_num_selected,
+                                                                                   num_items)));
+  // Bad arguments were refused above, before the memset and the occupancy query.
+  if (num_items == 0) return cudaMemsetAsync(d_num_selected, 0, sizeof(std::int64_t), stream);
+  bool one_wave = num_items <= one_block_partition_policy<tile_policy, item_t>::tile_items;
+  if (!one_wave) {
+    UPSWEEP_CUDA_RETURN((partition_fits_one_wave<tile_policy, InputIt, OutputIt, Pred>(num_items, one_wave)));
   }
-  UPSWEEP_CUDA_RETURN((dispatch_select<Policy, select_output::partitioned>(
-      d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, source_t{pred}, stream)));
-  if (d_temp_storage == nullptr || num_items < 2) return cudaSuccess;
-  return reverse_rejected_tail(d_out, d_num_selected, num_items, stream);
+  if (one_wave) {
+    const cudaError_t status = launch_partition_one_wave<tile_policy>(storage.tile_counts, d_in, d_out, d_num_selected,
+                                                                      num_items, pred, stream);
+    if (status != cudaErrorCooperativeLaunchTooLarge) return status;
+    // Refused: fewer blocks fit than the occupancy query said (the GPU is partitioned, say). The
+    // refusal is no fault of the stream's; clear it and take the two passes.
+    (void)cudaGetLastError();
+  }
+  return launch_partition_two_passes<two_passes>(storage, d_in, d_out, d_num_selected, num_items, pred, stream);
 }
 
 }  // namespace upsweep::detail

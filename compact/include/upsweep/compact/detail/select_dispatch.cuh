@@ -46,6 +46,23 @@ constexpr std::size_t select_state_bytes(std::int64_t num_items) {
   return count_tile_state::bytes(ceil_div<std::int64_t>(num_items, Policy::tile_items));
 }
 
+// The checks of a real call's pointers, before any CUDA call.
+template <select_output Output, class InputIt, class OutputIt>
+cudaError_t check_select_arguments(InputIt d_in, OutputIt d_out, const std::int64_t* d_num_selected,
+                                   std::int64_t num_items) {
+  if (d_num_selected == nullptr) return cudaErrorInvalidValue;
+  if (num_items > 0 && is_null(d_in)) return cudaErrorInvalidValue;
+  if constexpr (Output != select_output::count_only) {
+    if (num_items > 0 && is_null(d_out)) return cudaErrorInvalidValue;
+    // Survivors may go in place (each lands at or before its own index); partition's rejected
+    // tail lands past it, so its output may not touch the input at all.
+    const bool bad_overlap = is_partition(Output) ? ranges_overlap(d_in, d_out, num_items)
+                                                  : ranges_overlap_partly(d_in, d_out, num_items);
+    if (bad_overlap) return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+
 // The size query (d_temp_storage == nullptr writes temp_storage_bytes alone) and the checks of a
 // real call's arguments, all before any CUDA call; `state_storage` gets the tile state's bytes.
 template <class Policy, select_output Output, class InputIt, class OutputIt>
@@ -61,17 +78,7 @@ cudaError_t prepare_select(void* d_temp_storage, std::size_t& temp_storage_bytes
   UPSWEEP_CUDA_RETURN(alias_temporaries(d_temp_storage, temp_storage_bytes, allocations, sizes));
   state_storage = allocations[0];
   if (d_temp_storage == nullptr) return cudaSuccess;
-  if (d_num_selected == nullptr) return cudaErrorInvalidValue;
-  if (num_items > 0 && is_null(d_in)) return cudaErrorInvalidValue;
-  if constexpr (Output != select_output::count_only) {
-    if (num_items > 0 && is_null(d_out)) return cudaErrorInvalidValue;
-    // Survivors may go in place (each lands at or before its own index); partition's rejected
-    // tail lands past it, so its output may not touch the input at all.
-    const bool bad_overlap = is_partition(Output) ? ranges_overlap(d_in, d_out, num_items)
-                                                  : ranges_overlap_partly(d_in, d_out, num_items);
-    if (bad_overlap) return cudaErrorInvalidValue;
-  }
-  return cudaSuccess;
+  return check_select_arguments<Output>(d_in, d_out, d_num_selected, num_items);
 }
 
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source>
