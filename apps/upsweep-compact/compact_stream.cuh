@@ -88,23 +88,33 @@ void stream_compaction(const std::vector<T>& h_in, const compact_job& job, std::
   const auto n = static_cast<std::int64_t>(h_in.size());
   const bool writes_items = job.mode != compact_mode::count;
   constexpr std::int64_t min_chunk = std::int64_t{1} << 16, max_chunk = std::int64_t{1} << 26;
-  // The temporaries of the largest chunk bound those of every chunk. Sizing reads no memory but
-  // wants distinct input and output pointers (partition refuses equal ones even then).
+  // The temporaries of the largest chunk bound those of every chunk, and they grow with it (the
+  // stable partition keeps its flags there): the chunk shrinks until it fits beside them. Sizing
+  // reads no memory but wants distinct input and output pointers (partition refuses equal ones).
   std::size_t temp_bytes = 0;
   T probe_in{}, probe_out{};
-  check(compact_call<T>(job, nullptr, temp_bytes, &probe_in, nullptr, &probe_out, nullptr, max_chunk),
-        "sizing the temporary storage");
   const std::size_t staging = 2 * staged_link::slots * staged_link::slot_bytes;
-  const std::int64_t fits = budget_bytes > temp_bytes
-                                ? static_cast<std::int64_t>((budget_bytes - temp_bytes) / device_bytes_per_item<T>(job))
-                                : 0;
-  const std::int64_t chunk = std::min({fits / min_chunk * min_chunk, max_chunk, std::max<std::int64_t>(n, 1)});
-  if (chunk < std::min<std::int64_t>(min_chunk, n))
-    throw gpu_error("a device budget of " + std::to_string(budget_bytes) + " bytes is too small to stream " +
-                    type_name(element_type_of<T>()) + " items: a chunk of " + std::to_string(min_chunk) + " needs " +
-                    std::to_string(min_chunk * static_cast<std::int64_t>(device_bytes_per_item<T>(job)) +
-                                   static_cast<std::int64_t>(temp_bytes)) +
-                    " bytes");
+  const auto items_beside_temporaries = [&](std::int64_t items) {
+    check(compact_call<T>(job, nullptr, temp_bytes, &probe_in, nullptr, &probe_out, nullptr, items),
+          "sizing the temporary storage");
+    return budget_bytes > temp_bytes
+               ? static_cast<std::int64_t>((budget_bytes - temp_bytes) / device_bytes_per_item<T>(job))
+               : std::int64_t{0};
+  };
+  std::int64_t chunk = std::min(max_chunk, std::max<std::int64_t>(n, 1));
+  for (std::int64_t fits = items_beside_temporaries(chunk); fits < chunk; fits = items_beside_temporaries(chunk)) {
+    const std::int64_t smaller = fits / min_chunk * min_chunk;
+    if (smaller < std::min<std::int64_t>(min_chunk, n) || smaller >= chunk) {
+      items_beside_temporaries(std::min<std::int64_t>(min_chunk, chunk));
+      throw gpu_error("a device budget of " + std::to_string(budget_bytes) + " bytes is too small to stream " +
+                      type_name(element_type_of<T>()) + " items: a chunk of " + std::to_string(min_chunk) +
+                      " needs " +
+                      std::to_string(min_chunk * static_cast<std::int64_t>(device_bytes_per_item<T>(job)) +
+                                     static_cast<std::int64_t>(temp_bytes)) +
+                      " bytes");
+    }
+    chunk = smaller;
+  }
 
   const auto started = std::chrono::steady_clock::now();
   device_buffer<T> d_in(static_cast<std::size_t>(chunk)), d_out(writes_items ? static_cast<std::size_t>(chunk) : 0);
