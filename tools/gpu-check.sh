@@ -92,7 +92,7 @@ past_2_31='*.Large*:*_huge*'
 deliberate_errors='StickyError.*:Faults.AnAllocationLargerThanTheGpu*'
 # Tests whose sizes cross a default dispatch change that a small UPSWEEP_TEST_MAX_ITEMS would hide:
 # keys take the large-input tiles from 2^20 items, pairs from 2^20 to 2^24; a partition past one
-# wave of tiles takes two kernels; keys-only sorts of 8- and 16-bit keys count from 2^19 to 2^22.
+# wave of tiles takes two passes; keys-only sorts of 8- and 16-bit keys count from 2^19 to 2^22.
 dispatch_boundaries='RadixSort/default_u32.pairs_match_cub_bitwise_at_the_largest_test_size'
 dispatch_boundaries+=':RadixSort/default_u64.pairs_match_cub_bitwise_at_the_largest_test_size'
 dispatch_boundaries+=':StablePartition.CoreCallIsCapturedInACudaGraphAndReplays'
