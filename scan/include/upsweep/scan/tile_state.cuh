@@ -3,10 +3,13 @@
 // aggregate (partial) as soon as it has it and its inclusive prefix once known; a successor's
 // warp 0 inspects 32 predecessors at a time and stops at the nearest inclusive one.
 // Tile ids come from an atomic counter, so progress never depends on block scheduling order.
+// initialize() clears the state (util/chained_launch.cuh: a memset when small, else a chained
+// kernel), so the kernel that uses it is launched chained and joins the chain at its first line.
 #pragma once
 
 #include <upsweep/scan/warp_reduce.cuh>
 #include <upsweep/util/arch.cuh>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/maybe.cuh>
 
 #include <cuda/atomic>
@@ -116,7 +119,7 @@ class tile_state<T, true> {
   }
   // Zeroes the counter and marks every tile invalid: stream-ordered, graph-capturable.
   static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
-    return cudaMemsetAsync(storage, 0, bytes(num_tiles), stream);
+    return detail::clear_before_chained(storage, bytes(num_tiles), stream);
   }
 
   __host__ __device__ explicit tile_state(void* storage)
@@ -163,7 +166,7 @@ class tile_state<T, false> {
   }
   static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
     // Only the counter and the statuses need clearing; they sit together at the front.
-    return cudaMemsetAsync(storage, 0, detail::tile_counter_bytes + status_bytes(num_tiles), stream);
+    return detail::clear_before_chained(storage, detail::tile_counter_bytes + status_bytes(num_tiles), stream);
   }
 
   __host__ __device__ tile_state(void* storage, long long num_tiles)
@@ -227,7 +230,7 @@ class count_tile_state {
     return detail::tile_counter_bytes + static_cast<std::size_t>(num_tiles) * sizeof(word_t);
   }
   static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
-    return cudaMemsetAsync(storage, 0, bytes(num_tiles), stream);
+    return detail::clear_before_chained(storage, bytes(num_tiles), stream);
   }
 
   __host__ __device__ count_tile_state(void* storage, bool ordered)

@@ -10,6 +10,7 @@
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
@@ -136,10 +137,12 @@ cudaError_t launch_unique_by_key(cudaStream_t stream, KeyIt d_keys, ValueIt d_va
   using value_t = it_value_t<ValueIt>;
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
   UPSWEEP_CUDA_RETURN(count_tile_state::initialize(state_storage, num_tiles, stream));
-  by_key_kernel<Policy, by_key_output::unique><<<claiming_grid(num_tiles), Policy::block_threads, 0, stream>>>(
-      d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, cuda::std::plus<>{},
-      maybe<value_t>{value_t{}, false}, count_tile_state(state_storage, false));
-  return cudaGetLastError();
+  constexpr auto kernel = by_key_kernel<Policy, by_key_output::unique, KeyIt, ValueIt, KeyOutIt, ValueOutIt, value_t,
+                                        Eq, cuda::std::plus<>, count_tile_state>;
+  return launch_chained(kernel, dim3(claiming_grid(num_tiles)), dim3(Policy::block_threads), stream, d_keys, d_values,
+                        d_keys_out, d_values_out, d_num_runs, static_cast<long long>(num_items),
+                        static_cast<long long>(num_tiles), eq, cuda::std::plus<>{}, maybe<value_t>{value_t{}, false},
+                        count_tile_state(state_storage, false));
 }
 
 // Null pointers and overlaps, on a real call with items. The keys are read across tile edges, so
@@ -206,19 +209,23 @@ cudaError_t launch_scans_by_key(cudaStream_t stream, int ahead_blocks, KeyIt d_k
   const std::int64_t num_tiles =
       ceil_div<std::int64_t>(num_items, ahead_blocks > 0 ? Policy::tile_items : BlockPolicy::tile_items);
   UPSWEEP_CUDA_RETURN(counted_tile_state_t<run_sum<Acc>>::initialize(state_storage, num_tiles, stream));
-  const auto state = make_counted_tile_state<run_sum<Acc>>(state_storage, num_tiles);
+  using state_t = counted_tile_state_t<run_sum<Acc>>;
+  const state_t state = make_counted_tile_state<run_sum<Acc>>(state_storage, num_tiles);
   if constexpr (reduces_ahead<Policy, Output, KeyIt, ValueIt, Acc>()) {
     if (ahead_blocks > 0) {
-      by_key_reduce_ahead_kernel<Policy, Output><<<static_cast<unsigned>(ahead_blocks), Policy::block_threads, 0,
-                                                   stream>>>(
-          static_cast<const it_value_t<KeyIt>*>(d_keys), static_cast<const it_value_t<ValueIt>*>(d_values),
-          d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init, state);
-      return cudaGetLastError();
+      constexpr auto kernel = by_key_reduce_ahead_kernel<Policy, Output, it_value_t<KeyIt>, it_value_t<ValueIt>,
+                                                         KeyOutIt, ValueOutIt, Acc, Eq, Op, state_t>;
+      return launch_chained(kernel, dim3(ahead_blocks), dim3(Policy::block_threads), stream,
+                            static_cast<const it_value_t<KeyIt>*>(d_keys),
+                            static_cast<const it_value_t<ValueIt>*>(d_values), d_keys_out, d_values_out, d_num_runs,
+                            static_cast<long long>(num_items), static_cast<long long>(num_tiles), eq, op, init, state);
     }
   }
-  by_key_kernel<BlockPolicy, Output><<<claiming_grid(num_tiles), BlockPolicy::block_threads, 0, stream>>>(
-      d_keys, d_values, d_keys_out, d_values_out, d_num_runs, num_items, num_tiles, eq, op, init, state);
-  return cudaGetLastError();
+  constexpr auto kernel =
+      by_key_kernel<BlockPolicy, Output, KeyIt, ValueIt, KeyOutIt, ValueOutIt, Acc, Eq, Op, state_t>;
+  return launch_chained(kernel, dim3(claiming_grid(num_tiles)), dim3(BlockPolicy::block_threads), stream, d_keys,
+                        d_values, d_keys_out, d_values_out, d_num_runs, static_cast<long long>(num_items),
+                        static_cast<long long>(num_tiles), eq, op, init, state);
 }
 
 template <class Policy, by_key_output Output, class KeyIt, class ValueIt, class KeyOutIt, class ValueOutIt, class Acc,

@@ -7,6 +7,7 @@
 // Warp 0 looks back while the other warps stage or store the tile.
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/compact/detail/select_kernels.cuh>
 #include <upsweep/scan/block_load_store.cuh>
 #include <upsweep/scan/block_scan.cuh>
@@ -361,6 +362,7 @@ template <class Policy, by_key_output Output, class KeyIt, class ValueIt, class 
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     by_key_kernel(KeyIt d_keys, ValueIt d_values, KeyOutIt d_keys_out, ValueOutIt d_values_out, count_t* d_num_runs,
                   long long num_items, long long num_tiles, Eq eq, Op op, maybe<Acc> init, State state) {
+  join_chain();
   using key_t = it_value_t<KeyIt>;
   using value_t = it_value_t<ValueIt>;
   __shared__ by_key_storage<Policy, key_t, value_t, Acc, by_key_out_t<Output, value_t, Acc>, Output> s;

@@ -10,6 +10,7 @@
 // tile routines both schedules share.
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/compact/detail/by_key_kernels.cuh>
 #include <upsweep/compact/detail/reduce_ahead_schedule.cuh>
 #include <upsweep/scan/tile_prefetch.cuh>
@@ -128,6 +129,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     by_key_reduce_ahead_kernel(const Key* d_keys, const Value* d_values, KeyOutIt d_keys_out,
                                ValueOutIt d_values_out, count_t* d_num_runs, long long num_items, long long num_tiles,
                                Eq eq, Op op, maybe<Acc> init, State state) {
+  join_chain();
   static_assert(Output != by_key_output::unique, "unique_by_key runs a block per tile");
   constexpr int ipt = Policy::items_per_thread;
   using out_t = by_key_out_t<Output, Value, Acc>;

@@ -6,6 +6,7 @@
 // A block per tile, or resident blocks reducing ahead. Kernels and host dispatch.
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/compact/detail/reduce_ahead_schedule.cuh>
 #include <upsweep/compact/detail/run_length_dispatch.cuh>
 #include <upsweep/compact/detail/run_length_kernels.cuh>
@@ -164,6 +165,7 @@ template <class Policy, class T, class OffsetIt, class LengthIt, class State, cl
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     non_trivial_runs_kernel(const T* d_in, OffsetIt d_offsets, LengthIt d_lengths, cuda::std::int64_t* d_num_runs,
                             long long num_items, long long num_tiles, State state, Eq eq) {
+  join_chain();
   constexpr int ipt = Policy::items_per_thread;
   __shared__ long_runs_storage<Policy, T, 1> s;
   for_each_claimed_tile(state, s.claim, num_tiles, [&](long long tile_idx) {
@@ -184,6 +186,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     non_trivial_runs_reduce_ahead_kernel(const T* d_in, OffsetIt d_offsets, LengthIt d_lengths,
                                          cuda::std::int64_t* d_num_runs, long long num_items, long long num_tiles,
                                          State state, Eq eq) {
+  join_chain();
   constexpr int ipt = Policy::items_per_thread;
   using storage_t = long_runs_storage<Policy, T, 2>;
   __shared__ storage_t s;
@@ -221,9 +224,10 @@ cudaError_t launch_non_trivial_runs(const T* d_in, OffsetIt d_offsets, LengthIt 
     if (launched) return cudaSuccess;
   }
   using block_policy = few_tiles_policy_t<Policy>;  // the same tile, so the same tile state
-  non_trivial_runs_kernel<block_policy><<<claiming_grid(num_tiles), block_policy::block_threads, 0, stream>>>(
-      d_in, d_offsets, d_lengths, d_num_runs, num_items, num_tiles, state, eq);
-  return cudaGetLastError();
+  return launch_chained(non_trivial_runs_kernel<block_policy, T, OffsetIt, LengthIt, State, Eq>,
+                        dim3(claiming_grid(num_tiles)), dim3(block_policy::block_threads), stream, d_in, d_offsets,
+                        d_lengths, d_num_runs, static_cast<long long>(num_items), static_cast<long long>(num_tiles),
+                        state, eq);
 }
 
 template <class Policy, class T, class OffsetIt, class LengthIt, class Eq>

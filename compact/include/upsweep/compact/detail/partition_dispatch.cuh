@@ -11,6 +11,7 @@
 #include <upsweep/compact/detail/select_dispatch.cuh>
 #include <upsweep/scan/device_scan.cuh>
 #include <upsweep/util/arch.cuh>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/cooperative_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
@@ -120,16 +121,17 @@ cudaError_t launch_partition_two_passes(const stable_partition_storage& storage,
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
   auto* flags = static_cast<flag_word_t<Policy>*>(storage.flags);
-  partition_count_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(d_in, num_items, num_tiles, pred, flags,
-                                                                             storage.tile_counts);
-  UPSWEEP_CUDA_RETURN(cudaGetLastError());
+  // Each kernel is launched chained: scheduled while the one before it finishes.
+  UPSWEEP_CUDA_RETURN(launch_chained(partition_count_kernel<Policy, InputIt, Pred>, dim3(grid),
+                                     dim3(Policy::block_threads), stream, d_in, static_cast<long long>(num_items),
+                                     static_cast<long long>(num_tiles), pred, flags, storage.tile_counts));
   std::size_t scan_bytes = storage.scan_bytes;
   UPSWEEP_CUDA_RETURN(
       ::upsweep::inclusive_sum(storage.scan, scan_bytes, storage.tile_counts, storage.tile_counts, num_tiles, stream));
-  partition_place_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(
-      d_in, d_out, d_num_selected, num_items, num_tiles, static_cast<const flag_word_t<Policy>*>(flags),
-      static_cast<const count_t*>(storage.tile_counts));
-  return cudaGetLastError();
+  return launch_chained(partition_place_kernel<Policy, InputIt, OutputIt>, dim3(grid), dim3(Policy::block_threads),
+                        stream, d_in, d_out, d_num_selected, static_cast<long long>(num_items),
+                        static_cast<long long>(num_tiles), static_cast<const flag_word_t<Policy>*>(flags),
+                        static_cast<const count_t*>(storage.tile_counts));
 }
 
 template <class Policy, class InputIt, class OutputIt, class Pred>

@@ -9,6 +9,7 @@
 // host dispatch.
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/compact/detail/packed_pair_tile_state.cuh>
 #include <upsweep/compact/detail/reduce_ahead_schedule.cuh>
 #include <upsweep/compact/detail/select_kernels.cuh>
@@ -249,6 +250,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     three_way_partition_kernel(InputIt d_in, FirstIt d_first, SecondIt d_second, UnselectedIt d_unselected,
                                std::int64_t* d_num_selected, long long num_items, long long num_tiles, Pred1 pred1,
                                Pred2 pred2, State state) {
+  join_chain();
   using item_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   constexpr int ipt = Policy::items_per_thread;
   __shared__ three_way_storage<Policy, item_t, 1> s;
@@ -273,6 +275,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
                                             UnselectedIt d_unselected, std::int64_t* d_num_selected,
                                             long long num_items, long long num_tiles, Pred1 pred1, Pred2 pred2,
                                             State state) {
+  join_chain();
   constexpr int ipt = Policy::items_per_thread;
   using buffer_t = tile_exchange_storage<T, Policy::block_threads, ipt>;
   __shared__ three_way_storage<Policy, T, 2> s;
@@ -319,9 +322,11 @@ cudaError_t launch_three_way_partition(InputIt d_in, FirstIt d_first, SecondIt d
   }
   using block_policy = three_way_block_per_tile_policy<Policy, item_t>;
   static_assert(block_policy::tile_items == Policy::tile_items, "the tile state counts the policy's tiles");
-  three_way_partition_kernel<block_policy><<<claiming_grid(num_tiles), block_policy::block_threads, 0, stream>>>(
-      d_in, d_first, d_second, d_unselected, d_num_selected, num_items, num_tiles, pred1, pred2, state);
-  return cudaGetLastError();
+  constexpr auto kernel =
+      three_way_partition_kernel<block_policy, InputIt, FirstIt, SecondIt, UnselectedIt, Pred1, Pred2, State>;
+  return launch_chained(kernel, dim3(claiming_grid(num_tiles)), dim3(block_policy::block_threads), stream, d_in,
+                        d_first, d_second, d_unselected, d_num_selected, static_cast<long long>(num_items),
+                        static_cast<long long>(num_tiles), pred1, pred2, state);
 }
 
 using packed_part_counts_state = packed_pair_tile_state<part_count_fields>;

@@ -10,6 +10,7 @@
 // byte an item for 16 4-byte or 8 8-byte items a thread).
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/compact/detail/select_kernels.cuh>
 #include <upsweep/scan/block_load_store.cuh>
 #include <upsweep/scan/block_reduce.cuh>
@@ -96,6 +97,7 @@ template <class Policy, class InputIt, class Pred>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     partition_count_kernel(InputIt d_in, long long num_items, long long num_tiles, Pred pred,
                            flag_word_t<Policy>* d_flags, count_t* d_tile_counts) {
+  join_chain();
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   constexpr int ipt = Policy::items_per_thread;
   using reduce_t = block_reduce<int, Policy::block_threads>;
@@ -121,6 +123,7 @@ template <class Policy, class InputIt, class OutputIt>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     partition_place_kernel(InputIt d_in, OutputIt d_out, count_t* d_num_selected, long long num_items,
                            long long num_tiles, const flag_word_t<Policy>* d_flags, const count_t* d_kept_through) {
+  join_chain();
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   constexpr int ipt = Policy::items_per_thread;
   using scan_t = block_scan<int, Policy::block_threads>;

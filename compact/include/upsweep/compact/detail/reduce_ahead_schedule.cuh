@@ -8,6 +8,7 @@
 #include <upsweep/scan/tile_prefetch.cuh>
 #include <upsweep/util/arguments.hpp>
 #include <upsweep/util/async_copy.cuh>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
 
@@ -136,8 +137,7 @@ cudaError_t launch_reducing_ahead(bool& launched, const T* d_in, std::int64_t nu
   UPSWEEP_CUDA_RETURN((persistent_grid<Kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
   launched = num_tiles > resident && is_aligned_16(d_in);
   if (!launched) return cudaSuccess;
-  Kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(d_in, args...);
-  return cudaGetLastError();
+  return launch_chained(Kernel, dim3(resident), dim3(Policy::block_threads), stream, d_in, args...);
 }
 
 }  // namespace upsweep::detail

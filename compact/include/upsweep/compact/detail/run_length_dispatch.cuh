@@ -11,6 +11,7 @@
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
@@ -102,9 +103,9 @@ cudaError_t launch_run_length_encode(const T* d_in, T* d_unique_out, LengthT* d_
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   using block_policy = few_tiles_policy_t<Policy>;  // the same tile, so the same tile state
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
-  run_length_encode_kernel<block_policy><<<grid, block_policy::block_threads, 0, stream>>>(
-      d_in, d_unique_out, d_run_lengths, d_num_runs, num_items, num_tiles, state, eq);
-  return cudaGetLastError();
+  return launch_chained(run_length_encode_kernel<block_policy, T, LengthT, State, Eq>, dim3(grid),
+                        dim3(block_policy::block_threads), stream, d_in, d_unique_out, d_run_lengths, d_num_runs,
+                        static_cast<long long>(num_items), static_cast<long long>(num_tiles), state, eq);
 }
 
 template <class Policy, class T, class LengthT, class Eq>

@@ -8,6 +8,7 @@
 // with select's reduce-ahead schedule (run_length_reduce_ahead_kernel).
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/compact/detail/reduce_ahead_schedule.cuh>
 #include <upsweep/compact/detail/select_kernels.cuh>
 #include <upsweep/scan/block_load_store.cuh>
@@ -196,6 +197,7 @@ template <class Policy, class T, class LengthT, class State, class Eq>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     run_length_encode_kernel(const T* d_in, T* d_unique_out, LengthT* d_run_lengths, cuda::std::int64_t* d_num_runs,
                              long long num_items, long long num_tiles, State state, Eq eq) {
+  join_chain();
   __shared__ run_length_storage<Policy, T> storage;
   for (;;) {
     if (threadIdx.x == 0) storage.tile_idx = state.claim_tile();
@@ -236,6 +238,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
     run_length_reduce_ahead_kernel(const T* d_in, T* d_unique_out, LengthT* d_run_lengths,
                                    cuda::std::int64_t* d_num_runs, long long num_items, long long num_tiles,
                                    State state, Eq eq) {
+  join_chain();
   constexpr int ipt = Policy::items_per_thread;
   using buffer_t = tile_exchange_storage<T, Policy::block_threads, ipt>;
   __shared__ run_length_reduce_ahead_storage<Policy, T> s;

@@ -8,6 +8,7 @@
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
 #include <upsweep/util/temp_storage.hpp>
@@ -111,17 +112,16 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
       UPSWEEP_CUDA_RETURN(
           (persistent_grid_sharing<kernel, Policy::block_threads, dynamic>(Policy::persistent_grid_limit, resident)));
       // Worth it once blocks take several tiles (as for the scan).
-      if (num_tiles > resident && is_aligned_16(d_in)) {
-        kernel<<<static_cast<unsigned>(resident), Policy::block_threads, dynamic, stream>>>(
-            d_in, d_out, d_num_selected, num_items, num_tiles, source, state);
-        return cudaGetLastError();
-      }
+      if (num_tiles > resident && is_aligned_16(d_in))
+        return launch_chained_shared(kernel, dim3(resident), dim3(Policy::block_threads), dynamic, stream, d_in, d_out,
+                                     d_num_selected, static_cast<long long>(num_items),
+                                     static_cast<long long>(num_tiles), source, state);
     }
   }
   using block_per_tile = few_tiles_policy_t<Policy>;
-  select_kernel<block_per_tile, Output><<<grid, block_per_tile::block_threads, 0, stream>>>(
-      d_in, d_out, d_num_selected, num_items, num_tiles, source, state);
-  return cudaGetLastError();
+  return launch_chained(select_kernel<block_per_tile, Output, InputIt, OutputIt, Source, count_tile_state>, dim3(grid),
+                        dim3(block_per_tile::block_threads), stream, d_in, d_out, d_num_selected,
+                        static_cast<long long>(num_items), static_cast<long long>(num_tiles), source, state);
 }
 
 }  // namespace upsweep::detail

@@ -6,6 +6,7 @@
 // the flagging, staging and writing.
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/scan/block_load_store.cuh>
 #include <upsweep/scan/block_reduce.cuh>
 #include <upsweep/scan/block_scan.cuh>
@@ -372,6 +373,7 @@ template <class Policy, select_output Output, class InputIt, class OutputIt, cla
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     select_kernel(InputIt d_in, OutputIt d_out, count_t* d_num_selected, long long num_items, long long num_tiles,
                   Source source, State state) {
+  join_chain();
   static_assert(Output != select_output::partitioned_in_order, "partition in order: partition_one_wave_kernel");
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   __shared__ select_tile_storage<Policy, in_t,

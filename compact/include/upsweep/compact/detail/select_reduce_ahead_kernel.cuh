@@ -2,6 +2,7 @@
 // items from a 16-byte aligned pointer; select_kernels.cuh has the tile routines it shares.
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/compact/detail/reduce_ahead_schedule.cuh>
 #include <upsweep/compact/detail/select_kernels.cuh>
 #include <upsweep/util/block_shared.cuh>
@@ -44,6 +45,7 @@ template <class Policy, select_output Output, class T, class OutputIt, class Sou
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     select_reduce_ahead_kernel(const T* d_in, OutputIt d_out, count_t* d_num_selected, long long num_items,
                                long long num_tiles, Source source, State state) {
+  join_chain();
   static_assert(State::orders_memory, "in-place select needs a tile state that can order memory");
   static_assert(Output != select_output::partitioned_in_order, "partition in order: partition_one_wave_kernel");
   constexpr int ipt = Policy::items_per_thread;

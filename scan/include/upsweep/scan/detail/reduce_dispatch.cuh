@@ -7,6 +7,7 @@
 #include <upsweep/scan/detail/reduce_tuning.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/maybe.cuh>
 #include <upsweep/util/occupancy.hpp>
@@ -62,9 +63,9 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
   UPSWEEP_CUDA_RETURN((reduce_grid<Policy, first_pass>(ceil_div<std::int64_t>(num_items, Policy::tile_items), grid)));
   first_pass<<<grid, Policy::block_threads, 0, stream>>>(d_in, num_items, d_partials, op, maybe<Acc>{init, false});
   UPSWEEP_CUDA_RETURN(cudaGetLastError());
-  reduce_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(static_cast<const Acc*>(d_partials),
-                                                                 static_cast<long long>(grid), d_out, op, with_init);
-  return cudaGetLastError();
+  // Chained: scheduled while the first pass finishes (its partials are read after joining).
+  return launch_chained(reduce_kernel<Policy, const Acc*, Acc*, Acc, Op>, dim3(1), dim3(Policy::block_threads), stream,
+                        static_cast<const Acc*>(d_partials), static_cast<long long>(grid), d_out, op, with_init);
 }
 
 }  // namespace upsweep::detail

@@ -3,6 +3,7 @@
 // many blocks write partials, then one block folds the partials with init into the result.
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/scan/block_load_store.cuh>
 #include <upsweep/scan/block_reduce.cuh>
 #include <upsweep/util/arch.cuh>
@@ -85,6 +86,7 @@ __device__ __forceinline__ maybe<Acc> fold_tiles(InputIt d_in, long long num_ite
 template <class Policy, class InputIt, class OutputIt, class Acc, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
     reduce_kernel(InputIt d_in, long long num_items, OutputIt d_out, Op op, maybe<Acc> init) {
+  join_chain();
   __shared__ typename block_reduce<Acc, Policy::block_threads>::storage storage;
   const maybe<Acc> acc = fold_tiles<Policy, InputIt, Acc>(d_in, num_items, blockIdx.x, gridDim.x, op);
   const long long in_first_tile = num_items - static_cast<long long>(blockIdx.x) * Policy::tile_items;

@@ -7,6 +7,7 @@
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/maybe.cuh>
 #include <upsweep/util/occupancy.hpp>
@@ -81,18 +82,16 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                               Op, tile_state<Acc>>;
       int resident = 0;
       UPSWEEP_CUDA_RETURN((persistent_grid<kernel, Policy::block_threads>(Policy::persistent_grid_limit, resident)));
-      if (num_tiles > resident) {
-        kernel<<<static_cast<unsigned>(resident), Policy::block_threads, 0, stream>>>(d_in, d_out, num_items, num_tiles,
-                                                                                      state, op, seed);
-        return cudaGetLastError();
-      }
+      if (num_tiles > resident)
+        return launch_chained(kernel, dim3(resident), dim3(Policy::block_threads), stream, d_in, d_out,
+                              static_cast<long long>(num_items), static_cast<long long>(num_tiles), state, op, seed);
     }
   }
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
-  device_scan_kernel<Policy, Exclusive><<<grid, Policy::block_threads, 0, stream>>>(d_in, d_out, num_items, num_tiles,
-                                                                                   state, op, seed);
-  return cudaGetLastError();
+  constexpr auto kernel = device_scan_kernel<Policy, Exclusive, InputIt, OutputIt, Acc, Op, tile_state<Acc>>;
+  return launch_chained(kernel, dim3(grid), dim3(Policy::block_threads), stream, d_in, d_out,
+                        static_cast<long long>(num_items), static_cast<long long>(num_tiles), state, op, seed);
 }
 
 }  // namespace upsweep::detail

@@ -3,6 +3,7 @@
 // kernel for small inputs (a running carry instead of look-back: one launch, no state to clear).
 #pragma once
 
+#include <upsweep/util/chained_launch.cuh>
 #include <upsweep/scan/block_load_store.cuh>
 #include <upsweep/scan/block_reduce.cuh>
 #include <upsweep/scan/block_scan.cuh>
@@ -57,6 +58,7 @@ template <class Policy, bool Exclusive, class InputIt, class OutputIt, class Acc
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     device_scan_kernel(InputIt d_in, OutputIt d_out, long long num_items, long long num_tiles, State state, Op op,
                        maybe<Acc> seed) {
+  join_chain();
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   __shared__ scan_tile_storage<Policy, in_t, Acc> storage;
   for (;;) {
@@ -149,6 +151,7 @@ template <class Policy, bool Exclusive, class In, class OutputIt, class Acc, cla
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_sm)
     device_scan_reduce_ahead_kernel(const In* d_in, OutputIt d_out, long long num_items, long long num_tiles,
                                     State state, Op op, maybe<Acc> seed) {
+  join_chain();
   using storage_t = reduce_ahead_storage<Policy, In, Acc>;
   __shared__ storage_t s;
   long long waiting = -1;  // the tile whose aggregate is published and scan is not done
