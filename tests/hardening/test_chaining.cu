@@ -2,8 +2,9 @@
 // a kernel chained to whatever ran before it on the stream, and chains its own kernels after that,
 // so each may be scheduled before the one ahead of it has finished. These tests give every call a
 // predecessor that lets it start early and finishes late: a kernel that writes the input after a
-// pause, and, for calls sharing one temporary blob, the call before. Compiled API, checked against
-// CPU references.
+// pause, and, for calls sharing one temporary blob, the call before. A call of one tile clears
+// nothing (tile_state.cuh): whatever its temporary blob holds must not matter. Compiled API,
+// checked against CPU references.
 #include <upsweep/compact.hpp>
 #include <upsweep/group_by.hpp>
 #include <upsweep/scan.hpp>
@@ -214,17 +215,45 @@ class Chaining : public upsweep::test::gpu_test {
   // still past the 1 KB of tile state a memset clears, so the clearing kernel runs there too.
   std::int64_t n = std::max<std::int64_t>(upsweep::test::max_test_items(4'000'037), 1'000'003);
 
-  std::vector<item_t> input(std::uint64_t salt) const {
-    std::vector<item_t> host(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) host[static_cast<std::size_t>(i)] = item_of(i, salt);
+  std::vector<item_t> input(std::uint64_t salt) const { return input(salt, n); }
+  std::vector<item_t> input(std::uint64_t salt, std::int64_t items) const {
+    std::vector<item_t> host(static_cast<std::size_t>(items));
+    for (std::int64_t i = 0; i < items; ++i) host[static_cast<std::size_t>(i)] = item_of(i, salt);
     return host;
   }
-  std::vector<item_t> values() const {
-    std::vector<item_t> host(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) host[static_cast<std::size_t>(i)] = item_of(i * 7 + 1, seed) - 3;
+  std::vector<item_t> values() const { return values(n); }
+  std::vector<item_t> values(std::int64_t items) const {
+    std::vector<item_t> host(static_cast<std::size_t>(items));
+    for (std::int64_t i = 0; i < items; ++i) host[static_cast<std::size_t>(i)] = item_of(i * 7 + 1, seed) - 3;
     return host;
   }
 };
+
+// One tile (up to 2048 items is one for every call here) and a one-block scan leave the temporary
+// blob uncleared: a blob of 0xff bytes, then the state the same call left in it, must not change
+// any result. Two tiles clear it again.
+TEST_F(Chaining, OneTileCallsIgnoreWhatTheirTemporaryBlobHolds) {
+  SCOPED_TRACE(upsweep::test::seed_trace(seed));
+  for (const std::int64_t items : {1, 2, 33, 100, 1000, 2048, 5000}) {
+    SCOPED_TRACE("n = " + std::to_string(items));
+    const std::vector<item_t> host_in = input(seed + items, items), host_values = values(items);
+    device_buffer<item_t> d_in(host_in), d_values(host_values);
+    const outputs out(items);
+    for (const chained_call& call : calls_on(d_in.data(), d_values.data(), items, out)) {
+      SCOPED_TRACE(call.name);
+      std::size_t bytes = 0;
+      CUDA_OK(call.run(nullptr, bytes, nullptr));
+      device_buffer<char> temp(static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1)));
+      CUDA_OK(cudaMemset(temp.data(), 0xff, std::max<std::size_t>(bytes, 1)));
+      for (int round = 0; round < 2; ++round) {
+        out.poison();
+        CUDA_OK(call.run(temp.data(), bytes, nullptr));
+        CUDA_OK(cudaDeviceSynchronize());
+        call.check(host_in, host_values);
+      }
+    }
+  }
+}
 
 TEST_F(Chaining, EveryCallWaitsForTheKernelThatWritesItsInput) {
   SCOPED_TRACE(upsweep::test::seed_trace(seed));

@@ -24,7 +24,8 @@ constexpr std::int64_t tile_of() {
 template <class T>
 std::vector<std::int64_t> scan_sizes() {
   const std::int64_t tile = tile_of<T>();
-  const std::int64_t one_block = default_scan_policy<T>::single_block_max_items;
+  // The largest input the one-block kernel takes (detail::one_block_scan_policy), past one tile.
+  const std::int64_t one_block = detail::one_block_scan_policy<default_scan_policy<T>, T, T>::single_block_max_items;
   std::vector<std::int64_t> sizes = {0, 1, 2, 31, 32, 33, 255, 257, tile - 1, tile, tile + 1,
                                      one_block - 1, one_block, one_block + 1, 10'000, 32 * tile + 1, 999983};
   sizes.push_back(max_test_items(10'000'019));

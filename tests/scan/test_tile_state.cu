@@ -11,11 +11,12 @@
 namespace upsweep::test {
 namespace {
 
-// One warp per block; the block's tile comes from the counter, not from blockIdx.
+// One warp per block; the block's tile comes from the counter, not from blockIdx (a lone tile
+// from claim_first_tile alone: initialize leaves its counter as it was).
 template <bool Pipelined, class T, class State, class Op>
 __global__ void look_back_kernel(State state, const T* aggregates, T* prefixes, maybe<T> seed, Op op) {
   __shared__ long long tile_idx;
-  if (threadIdx.x == 0) tile_idx = state.claim_tile();
+  if (threadIdx.x == 0) tile_idx = detail::claim_first_tile(state, gridDim.x);
   __syncwarp();
   const long long tile = tile_idx;
   look_back_prefix<T, State, Op, default_look_back_delay_ns, Pipelined> prefix_of{state, tile, op, seed};

@@ -51,6 +51,14 @@ __device__ __forceinline__ int swizzled_slot(int i) {
   }
 }
 
+// Whether this thread's items move as 16-byte vectors: a whole tile does; in a partial tile, a
+// thread loading directly does when its whole run is valid (warp-striped ones share vectors).
+template <tile_io Io, int IPT>
+__device__ __forceinline__ bool moves_as_vectors(bool full, long long valid) {
+  if constexpr (Io == tile_io::direct) return full || (static_cast<long long>(threadIdx.x) + 1) * IPT <= valid;
+  return full;
+}
+
 struct alignas(16) vector16 {
   unsigned words[4];
 };
@@ -85,20 +93,26 @@ struct tile_exchange_storage {
   alignas(16) T items[BlockThreads * IPT];
 };
 
+// What a tile moving directly needs of shared memory: nothing.
+struct no_tile_exchange {};
+
+template <tile_io Io, class T, int BlockThreads, int IPT>
+using tile_exchange_t =
+    cuda::std::conditional_t<Io == tile_io::direct, no_tile_exchange, tile_exchange_storage<T, BlockThreads, IPT>>;
+
 // Loads the `valid` first items of a tile (all of it when valid >= tile size) into blocked
 // registers. Items past `valid` are copies of the tile's first item, so scans may run over them
 // and simply not store their results.
-template <tile_io Io, int BlockThreads, int IPT, class InputIt, class T>
-__device__ __forceinline__ void load_tile(InputIt tile_begin, long long valid, T (&items)[IPT],
-                                          tile_exchange_storage<typename cuda::std::iterator_traits<InputIt>::value_type,
-                                                                BlockThreads, IPT>& exchange) {
+// `exchange` is a tile_exchange_storage of the input's type (any type when loading directly).
+template <tile_io Io, int BlockThreads, int IPT, class InputIt, class T, class Exchange>
+__device__ __forceinline__ void load_tile(InputIt tile_begin, long long valid, T (&items)[IPT], Exchange& exchange) {
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   constexpr int tile_items = BlockThreads * IPT;
   const bool full = valid >= tile_items;
   const int lane = detail::lane_id();
   const int warp = detail::warp_id();
   if constexpr (detail::is_plain_pointer_v<InputIt> && detail::vectorizable_v<in_t, IPT>) {
-    if (full && detail::is_vector_aligned(tile_begin)) {
+    if (detail::moves_as_vectors<Io, IPT>(full, valid) && detail::is_vector_aligned(tile_begin)) {
       constexpr int vectors = IPT / detail::items_per_vector<in_t>;
       const auto* src = reinterpret_cast<const detail::vector16*>(tile_begin);
       detail::vector16 v[vectors];
@@ -147,9 +161,9 @@ __device__ __forceinline__ void load_tile(InputIt tile_begin, long long valid, T
 }
 
 // Stores the `valid` first items of a blocked tile (all of it when valid >= tile size).
-template <tile_io Io, int BlockThreads, int IPT, class OutputIt, class T>
+template <tile_io Io, int BlockThreads, int IPT, class OutputIt, class T, class Exchange>
 __device__ __forceinline__ void store_tile(OutputIt tile_begin, long long valid, const T (&items)[IPT],
-                                           tile_exchange_storage<T, BlockThreads, IPT>& exchange) {
+                                           Exchange& exchange) {
   constexpr int tile_items = BlockThreads * IPT;
   const bool full = valid >= tile_items;
   const int lane = detail::lane_id();
@@ -157,7 +171,7 @@ __device__ __forceinline__ void store_tile(OutputIt tile_begin, long long valid,
   using out_t = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<OutputIt>>;
   if constexpr (detail::is_plain_pointer_v<OutputIt> && cuda::std::is_same_v<out_t, T> &&
                 detail::vectorizable_v<T, IPT>) {
-    if (full && detail::is_vector_aligned(tile_begin)) {
+    if (detail::moves_as_vectors<Io, IPT>(full, valid) && detail::is_vector_aligned(tile_begin)) {
       constexpr int vectors = IPT / detail::items_per_vector<T>;
       auto* dst = reinterpret_cast<detail::vector16*>(tile_begin);
       detail::vector16 v[vectors];

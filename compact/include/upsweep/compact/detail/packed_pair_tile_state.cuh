@@ -36,7 +36,7 @@ class packed_pair_tile_state {
     return tile_counter_bytes + static_cast<std::size_t>(num_tiles) * sizeof(word_t);
   }
   static cudaError_t initialize(void* storage, long long num_tiles, cudaStream_t stream) {
-    return detail::clear_before_chained(storage, bytes(num_tiles), stream);
+    return detail::clear_tiles_before_chained(storage, bytes(num_tiles), num_tiles, stream);
   }
 
   __host__ __device__ explicit packed_pair_tile_state(void* storage)

@@ -199,15 +199,10 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
                              long long num_items, long long num_tiles, State state, Eq eq) {
   join_chain();
   __shared__ run_length_storage<Policy, T> storage;
-  for (;;) {
-    if (threadIdx.x == 0) storage.tile_idx = state.claim_tile();
-    __syncthreads();  // the block scan's barriers keep the next claim from overtaking this read
-    const long long tile_idx = storage.tile_idx;
-    if (tile_idx >= num_tiles) return;
+  for_each_claimed_tile(state, storage.tile_idx, num_tiles, [&](long long tile_idx) {
     encode_tile<Policy>(tile_idx, num_tiles, num_items, d_in, d_unique_out, d_run_lengths, d_num_runs, state, eq,
                         storage);
-    if (one_claim_each(num_tiles)) return;
-  }
+  });
 }
 
 // Shared storage of the reduce-ahead encoder: select's two item buffers (the claimed tile's copy

@@ -379,14 +379,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
   __shared__ select_tile_storage<Policy, in_t,
                                  typename flag_value<Source, Policy::block_threads, Policy::items_per_thread>::buffer>
       storage;
-  for (;;) {
-    if (threadIdx.x == 0) storage.tile_idx = state.claim_tile();
-    __syncthreads();  // the block scan's barriers keep the next claim from overtaking this read
-    const long long tile_idx = storage.tile_idx;
-    if (tile_idx >= num_tiles) return;
+  for_each_claimed_tile(state, storage.tile_idx, num_tiles, [&](long long tile_idx) {
     select_tile<Policy, Output>(tile_idx, num_tiles, num_items, d_in, d_out, d_num_selected, source, state, storage);
-    if (one_claim_each(num_tiles)) return;
-  }
+  });
 }
 
 }  // namespace upsweep::detail

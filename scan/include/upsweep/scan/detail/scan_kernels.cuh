@@ -20,8 +20,8 @@ template <class Policy, class In, class Acc>
 struct scan_tile_storage {
   // Exchange buffers are warp-private and the load's is finished before the store's starts.
   union {
-    tile_exchange_storage<In, Policy::block_threads, Policy::items_per_thread> load;
-    tile_exchange_storage<Acc, Policy::block_threads, Policy::items_per_thread> store;
+    tile_exchange_t<Policy::io, In, Policy::block_threads, Policy::items_per_thread> load;
+    tile_exchange_t<Policy::io, Acc, Policy::block_threads, Policy::items_per_thread> store;
   } exchange;
   typename block_scan<Acc, Policy::block_threads>::storage scan;
   long long tile_idx;
@@ -29,13 +29,12 @@ struct scan_tile_storage {
 
 // Scans a tile already in registers and stores it; `prefix_of` supplies what precedes it.
 // Returns the tile's total.
-template <class Policy, bool Exclusive, class OutputIt, class Acc, class Op, class PrefixOf>
+template <class Policy, bool Exclusive, class OutputIt, class Acc, class Op, class PrefixOf, class StoreBuffer>
 __device__ __forceinline__ Acc scan_and_store_tile(Acc (&items)[Policy::items_per_thread], OutputIt d_out,
                                                    long long num_items, long long tile_first, Op op,
                                                    PrefixOf&& prefix_of,
                                                    typename block_scan<Acc, Policy::block_threads>::storage& scan_storage,
-                                                   tile_exchange_storage<Acc, Policy::block_threads,
-                                                                         Policy::items_per_thread>& store_buffer) {
+                                                   StoreBuffer& store_buffer) {
   block_scan<Acc, Policy::block_threads> scan(scan_storage);
   const Acc total = Exclusive ? scan.exclusive_scan(items, op, prefix_of) : scan.inclusive_scan(items, op, prefix_of);
   store_tile<Policy::io, Policy::block_threads>(d_out + tile_first, num_items - tile_first, items, store_buffer);
@@ -61,17 +60,12 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks_per_
   join_chain();
   using in_t = typename cuda::std::iterator_traits<InputIt>::value_type;
   __shared__ scan_tile_storage<Policy, in_t, Acc> storage;
-  for (;;) {
-    if (threadIdx.x == 0) storage.tile_idx = state.claim_tile();
-    __syncthreads();  // the block scan's barriers keep the next claim from overtaking this read
-    const long long tile_idx = storage.tile_idx;
-    if (tile_idx >= num_tiles) return;
+  for_each_claimed_tile(state, storage.tile_idx, num_tiles, [&](long long tile_idx) {
     look_back_prefix<Acc, State, Op, Policy::look_back_delay_ns, Policy::pipelined_look_back,
                      Policy::look_back_settle_ns>
         prefix{state, tile_idx, op, seed};
     scan_tile<Policy, Exclusive>(d_in, d_out, num_items, tile_idx * Policy::tile_items, op, prefix, storage);
-    if (one_claim_each(num_tiles)) return;
-  }
+  });
 }
 
 // Shared storage of the reduce-ahead kernel: two tile buffers, the claimed tile's copy landing in
