@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <iterator>
 #include <memory>
 #include <numeric>
@@ -227,32 +228,46 @@ class Chaining : public upsweep::test::gpu_test {
     for (std::int64_t i = 0; i < items; ++i) host[static_cast<std::size_t>(i)] = item_of(i * 7 + 1, seed) - 3;
     return host;
   }
-};
 
-// One tile (up to 2048 items is one for every call here) and a one-block scan leave the temporary
-// blob uncleared: a blob of 0xff bytes, then the state the same call left in it, must not change
-// any result. Two tiles clear it again.
-TEST_F(Chaining, OneTileCallsIgnoreWhatTheirTemporaryBlobHolds) {
-  SCOPED_TRACE(upsweep::test::seed_trace(seed));
-  for (const std::int64_t items : {1, 2, 33, 100, 1000, 2048, 5000}) {
-    SCOPED_TRACE("n = " + std::to_string(items));
-    const std::vector<item_t> host_in = input(seed + items, items), host_values = values(items);
-    device_buffer<item_t> d_in(host_in), d_values(host_values);
-    const outputs out(items);
-    for (const chained_call& call : calls_on(d_in.data(), d_values.data(), items, out)) {
-      SCOPED_TRACE(call.name);
-      std::size_t bytes = 0;
-      CUDA_OK(call.run(nullptr, bytes, nullptr));
-      device_buffer<char> temp(static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1)));
-      CUDA_OK(cudaMemset(temp.data(), 0xff, std::max<std::size_t>(bytes, 1)));
-      for (int round = 0; round < 2; ++round) {
-        out.poison();
-        CUDA_OK(call.run(temp.data(), bytes, nullptr));
-        CUDA_OK(cudaDeviceSynchronize());
-        call.check(host_in, host_values);
+  // Runs every call at each size on a blob of 0xff bytes, then on the state the same call left in
+  // it, against the CPU references.
+  void expect_calls_ignore_their_blob(std::initializer_list<std::int64_t> sizes) const {
+    for (const std::int64_t items : sizes) {
+      SCOPED_TRACE("n = " + std::to_string(items));
+      const std::vector<item_t> host_in = input(seed + items, items), host_values = values(items);
+      device_buffer<item_t> d_in(host_in), d_values(host_values);
+      const outputs out(items);
+      for (const chained_call& call : calls_on(d_in.data(), d_values.data(), items, out)) {
+        SCOPED_TRACE(call.name);
+        std::size_t bytes = 0;
+        CUDA_OK(call.run(nullptr, bytes, nullptr));
+        device_buffer<char> temp(static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1)));
+        CUDA_OK(cudaMemset(temp.data(), 0xff, std::max<std::size_t>(bytes, 1)));
+        for (int round = 0; round < 2; ++round) {
+          out.poison();
+          CUDA_OK(call.run(temp.data(), bytes, nullptr));
+          CUDA_OK(cudaDeviceSynchronize());
+          call.check(host_in, host_values);
+        }
       }
     }
   }
+};
+
+// One tile (up to 2048 items is one for every call here) and a one-block scan leave the temporary
+// blob uncleared.
+TEST_F(Chaining, OneTileCallsIgnoreWhatTheirTemporaryBlobHolds) {
+  SCOPED_TRACE(upsweep::test::seed_trace(seed));
+  expect_calls_ignore_their_blob({1, 2, 33, 100, 1000, 2048, 5000});
+}
+
+// So do the calls that run as one cluster (cluster_tile_state.cuh: the scan from 2 to 16 of its
+// 2048-item tiles, select, unique and the run-length calls from 2 to 8 of their 4096-item tiles),
+// at every tile count, and the sizes just past them clear it again.
+TEST_F(Chaining, OneClusterCallsIgnoreWhatTheirTemporaryBlobHolds) {
+  SCOPED_TRACE(upsweep::test::seed_trace(seed));
+  expect_calls_ignore_their_blob({2049, 4097, 8193, 10000, 12289, 16384, 20481, 24577, 28673, 32768, 32769,
+                                        40000});
 }
 
 TEST_F(Chaining, EveryCallWaitsForTheKernelThatWritesItsInput) {

@@ -22,12 +22,19 @@ constexpr std::int64_t tile_of() {
 }
 
 template <class T>
+using one_block_policy = detail::one_block_scan_policy<default_scan_policy<T>, T, T>;
+template <class T>
+using cluster_policy = detail::cluster_scan_policy<default_scan_policy<T>, T, T>;
+
+template <class T>
 std::vector<std::int64_t> scan_sizes() {
   const std::int64_t tile = tile_of<T>();
-  // The largest input the one-block kernel takes (detail::one_block_scan_policy), past one tile.
-  const std::int64_t one_block = detail::one_block_scan_policy<default_scan_policy<T>, T, T>::single_block_max_items;
+  // The largest input the one-block kernel takes, past one tile; one cluster takes 2 to 16 tiles of its own.
+  const std::int64_t one_block = one_block_policy<T>::single_block_max_items;
+  const std::int64_t cluster_tile = cluster_policy<T>::tile_items;
   std::vector<std::int64_t> sizes = {0, 1, 2, 31, 32, 33, 255, 257, tile - 1, tile, tile + 1,
-                                     one_block - 1, one_block, one_block + 1, 10'000, 32 * tile + 1, 999983};
+                                     cluster_tile, cluster_tile + 1, one_block - 1, one_block, one_block + 1,
+                                     10'000, 16 * cluster_tile, 16 * cluster_tile + 1, 32 * tile + 1, 999983};
   sizes.push_back(max_test_items(10'000'019));
   return sizes;
 }
@@ -162,7 +169,8 @@ cudaError_t xor_scan(void* t, std::size_t& b, const int* i, int* o, std::int64_t
 TEST_F(DeviceScan, NonCommutativeOperatorKeepsOrderInThePackedTileState) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  for (const std::int64_t n : {std::int64_t{5}, tile_of<affine16>() * 40 + 3, std::int64_t{1'000'003}}) {
+  for (const std::int64_t n : {std::int64_t{5}, 3 * std::int64_t{cluster_policy<affine16>::tile_items} + 5,
+                               tile_of<affine16>() * 40 + 3, std::int64_t{1'000'003}}) {
     std::vector<affine16> in(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i)
       in[i] = {static_cast<std::uint16_t>(mix64(seed + i) | 1), static_cast<std::uint16_t>(mix64(seed ^ i) >> 7)};
@@ -182,7 +190,8 @@ TEST_F(DeviceScan, NonCommutativeOperatorKeepsOrderInThePackedTileState) {
 TEST_F(DeviceScan, NonCommutativeOperatorKeepsOrderInTheSplitTileState) {
   const auto seed = fresh_seed();
   SCOPED_TRACE(seed_trace(seed));
-  for (const std::int64_t n : {std::int64_t{3}, tile_of<mat2>() * 50 + 1, std::int64_t{400'001}}) {
+  for (const std::int64_t n : {std::int64_t{3}, 5 * std::int64_t{cluster_policy<mat2>::tile_items} + 1, tile_of<mat2>() * 50 + 1,
+                               std::int64_t{400'001}}) {
     std::vector<mat2> in(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i)
       for (int k = 0; k < 4; ++k) in[i].m[k] = static_cast<std::uint32_t>(mix64(seed + 4 * i + k));
@@ -191,6 +200,38 @@ TEST_F(DeviceScan, NonCommutativeOperatorKeepsOrderInTheSplitTileState) {
       return upsweep::inclusive_scan(t, b, i, o, c, mat_mul{}, s);
     }, got);
     expect_same_bits(got, reference_inclusive_scan<mat2>(in, mat_mul{}));
+  }
+}
+
+// Every tile count of the one-cluster scan (2 to 16 tiles, as many as the GPU schedules in one
+// cluster) at a whole last tile and at one item past a tile: an inclusive sum, and a
+// non-commutative exclusive scan with init.
+TEST_F(DeviceScan, OneClusterScansLikeTheCpuAtEveryTileCount) {
+  using policy = cluster_policy<int>;
+  int limit = 0;
+  CUDA_OK((detail::cluster_blocks_limit<detail::device_scan_kernel<policy, false, const int*, int*, int,
+                                                                   cuda::std::plus<int>, detail::cluster_tile_state<int>>,
+                                        policy::block_threads>(limit)));
+  if (limit == 0) GTEST_SKIP() << "this GPU runs no thread-block clusters";
+  RecordProperty("cluster_blocks_limit", limit);
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const affine16 init = {static_cast<std::uint16_t>(mix64(seed) | 1), 9};
+  for (int tiles = 2; tiles <= limit; ++tiles) {
+    for (const std::int64_t n : {(tiles - 1) * std::int64_t{policy::tile_items} + 1, tiles * std::int64_t{policy::tile_items}}) {
+      SCOPED_TRACE("tiles = " + std::to_string(tiles) + ", n = " + std::to_string(n));
+      const auto in = random_host<int>(n, seed + n, -1000, 1000);
+      std::vector<int> got;
+      run_core<int>(in, inclusive_sum_call<int>(), got);
+      expect_same_bits(got, reference_inclusive_scan<int>(in, std::plus<int>{}));
+      std::vector<affine16> maps(static_cast<std::size_t>(n)), got_maps;
+      for (std::int64_t k = 0; k < n; ++k)
+        maps[k] = {static_cast<std::uint16_t>(mix64(seed + k) | 1), static_cast<std::uint16_t>(mix64(seed ^ k))};
+      run_core<affine16>(maps, [init](void* t, std::size_t& b, const affine16* i, affine16* o, std::int64_t c,
+                                      cudaStream_t s) { return upsweep::exclusive_scan(t, b, i, o, c, init, then_affine{}, s); },
+                         got_maps);
+      expect_same_bits(got_maps, reference_exclusive_scan<affine16>(maps, init, then_affine{}));
+    }
   }
 }
 

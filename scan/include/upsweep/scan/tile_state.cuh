@@ -7,8 +7,11 @@
 // kernel), so the kernel that uses it is launched chained and joins the chain at its first line.
 // A single tile is neither claimed nor looked back on, so initialize leaves its state as it is:
 // take tiles with claim_first_tile or for_each_claimed_tile, which give a lone tile 0 without a claim.
+// A grid of 2 to 16 tiles may instead be one cluster with a cluster_tile_state
+// (cluster_tile_state.cuh): the same kernels, the aggregates moving through shared memory.
 #pragma once
 
+#include <upsweep/scan/tile_claim.cuh>
 #include <upsweep/scan/warp_reduce.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/chained_launch.cuh>
@@ -55,60 +58,6 @@ __device__ __forceinline__ T load_from_l2(const T* ptr) {
   } else {
     return *static_cast<const volatile T*>(ptr);
   }
-}
-
-}  // namespace detail
-
-namespace detail {
-
-// Clears a tile state's first `bytes` before the kernel that uses it, unless it has one tile:
-// nobody looks back on a lone tile, and claim_first_tile hands it out without the counter.
-// Without the memset and the claim, select_if of 10^2 int32 took 4.7 us, not 6.1 (H200, 2026-12-03).
-inline cudaError_t clear_tiles_before_chained(void* storage, std::size_t bytes, long long num_tiles,
-                                              cudaStream_t stream) {
-  if (num_tiles <= 1) return cudaSuccess;
-  return clear_before_chained(storage, bytes, stream);
-}
-
-// A block's first tile: tile 0 when it is the only one (no claim, no cleared counter), else the
-// next in claim order. Kernels that claim again after their first tile never take a single tile.
-template <class State>
-__device__ __forceinline__ long long claim_first_tile(const State& state, long long num_tiles) {
-  return num_tiles == 1 ? 0 : state.claim_tile();
-}
-
-// For kernels that claim tiles in a loop: a grid with a block for every tile needs one claim per
-// block, as the claims hand out every tile. A second claim would only learn that none is left,
-// holding the SM for an atomic's round trip.
-__device__ __forceinline__ bool one_claim_each(long long num_tiles) {
-  return static_cast<long long>(gridDim.x) >= num_tiles;
-}
-
-// A block's loop over the tiles it claims: thread 0 claims into `claimed` (shared memory), and
-// body(tile) runs for each. The body must hold a barrier (a block scan's) between its start and
-// its end, so that the next claim cannot overtake a slow thread's read of this one. A lone tile
-// runs at once, without the claim and its barrier.
-template <class State, class Body>
-__device__ __forceinline__ void for_each_claimed_tile(const State& state, long long& claimed, long long num_tiles,
-                                                      Body&& body) {
-  if (num_tiles == 1) {
-    body(0ll);
-    return;
-  }
-  for (;;) {
-    if (threadIdx.x == 0) claimed = state.claim_tile();
-    __syncthreads();
-    const long long tile = claimed;
-    if (tile >= num_tiles) return;
-    body(tile);
-    if (one_claim_each(num_tiles)) return;
-  }
-}
-
-// The grid of a kernel whose blocks claim tiles in a loop: no more blocks than tiles, nor than a
-// grid may have.
-inline unsigned claiming_grid(long long num_tiles) {
-  return static_cast<unsigned>(num_tiles < 0x7fffffffll ? num_tiles : 0x7fffffffll);
 }
 
 }  // namespace detail
@@ -431,11 +380,15 @@ template <class T, int DelayNs, bool Pipelined, class State, class Op>
 __device__ __forceinline__ maybe<T> prefix_after_publishing(const State& state, long long tile_idx,
                                                             const T& aggregate, const maybe<T>& seed, Op op) {
   if (tile_idx == 0) return seed;
-  const T prefix = Pipelined ? look_back_pipelined<T, DelayNs>(state, tile_idx, op)
-                             : look_back<T, DelayNs>(state, tile_idx, op);
-  state.after_look_back();
-  if (lane_id() == 0) state.publish_inclusive(tile_idx, op(prefix, aggregate));
-  return {prefix, true};
+  if constexpr (in_one_cluster_v<State>) {
+    return {state.look_back(tile_idx, op), true};
+  } else {
+    const T prefix = Pipelined ? look_back_pipelined<T, DelayNs>(state, tile_idx, op)
+                               : look_back<T, DelayNs>(state, tile_idx, op);
+    state.after_look_back();
+    if (lane_id() == 0) state.publish_inclusive(tile_idx, op(prefix, aggregate));
+    return {prefix, true};
+  }
 }
 
 }  // namespace detail
@@ -451,7 +404,10 @@ struct look_back_prefix {
   maybe<T> seed;
 
   __device__ maybe<T> operator()(const T& block_total) {
-    if (detail::lane_id() == 0) publish_aggregate(state, tile_idx, block_total, seed, op);
+    if constexpr (detail::in_one_cluster_v<State>)
+      state.push_aggregate(tile_idx, tile_idx == 0 ? detail::apply_prefix(seed, block_total, op) : block_total);
+    else if (detail::lane_id() == 0)
+      publish_aggregate(state, tile_idx, block_total, seed, op);
     if (tile_idx != 0) detail::settle_before_look_back<SettleNs>();
     return detail::prefix_after_publishing<T, DelayNs, Pipelined>(state, tile_idx, block_total, seed, op);
   }

@@ -216,7 +216,7 @@ template <class Policy, class T, class OffsetIt, class LengthIt, class State, cl
 cudaError_t launch_non_trivial_runs(const T* d_in, OffsetIt d_offsets, LengthIt d_lengths, std::int64_t* d_num_runs,
                                     std::int64_t num_items, std::int64_t num_tiles, const State& state, Eq eq,
                                     cudaStream_t stream) {
-  if constexpr (reduces_runs_ahead_v<Policy, T>) {
+  if constexpr (reduces_runs_ahead_v<Policy, T> && !in_one_cluster_v<State>) {
     bool launched = false;
     UPSWEEP_CUDA_RETURN(
         (launch_reducing_ahead<non_trivial_runs_reduce_ahead_kernel<Policy, T, OffsetIt, LengthIt, State, Eq>, Policy>(
@@ -224,10 +224,9 @@ cudaError_t launch_non_trivial_runs(const T* d_in, OffsetIt d_offsets, LengthIt 
     if (launched) return cudaSuccess;
   }
   using block_policy = few_tiles_policy_t<Policy>;  // the same tile, so the same tile state
-  return launch_chained(non_trivial_runs_kernel<block_policy, T, OffsetIt, LengthIt, State, Eq>,
-                        dim3(claiming_grid(num_tiles)), dim3(block_policy::block_threads), stream, d_in, d_offsets,
-                        d_lengths, d_num_runs, static_cast<long long>(num_items), static_cast<long long>(num_tiles),
-                        state, eq);
+  return launch_tile_kernel<State>(non_trivial_runs_kernel<block_policy, T, OffsetIt, LengthIt, State, Eq>, num_tiles,
+                                   dim3(block_policy::block_threads), stream, d_in, d_offsets, d_lengths, d_num_runs,
+                                   static_cast<long long>(num_items), static_cast<long long>(num_tiles), state, eq);
 }
 
 template <class Policy, class T, class OffsetIt, class LengthIt, class Eq>

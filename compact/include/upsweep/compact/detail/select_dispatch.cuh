@@ -5,6 +5,7 @@
 #include <upsweep/compact/detail/select_kernels.cuh>
 #include <upsweep/compact/detail/select_reduce_ahead_kernel.cuh>
 #include <upsweep/compact/detail/select_tuning.cuh>
+#include <upsweep/scan/cluster_tile_state.cuh>
 #include <upsweep/scan/tile_state.cuh>
 #include <upsweep/util/arch.cuh>
 #include <upsweep/util/arguments.hpp>
@@ -97,6 +98,19 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
+  using block_per_tile = few_tiles_policy_t<Policy>;
+  // 2 to 8 tiles run as one cluster, unless the policy caps its persistent grid (tests do, so that
+  // a few blocks reduce ahead over many tiles).
+  bool one_cluster = false;
+  if constexpr (Policy::persistent_grid_limit == 0)
+    UPSWEEP_CUDA_RETURN(fits_one_portable_cluster(num_tiles, one_cluster));
+  if (one_cluster) {
+    using state_t = cluster_tile_state<count_tile_state::value_type>;
+    return launch_one_cluster(select_kernel<block_per_tile, Output, InputIt, OutputIt, Source, state_t>,
+                              static_cast<unsigned>(num_tiles), dim3(block_per_tile::block_threads), stream, d_in,
+                              d_out, d_num_selected, static_cast<long long>(num_items),
+                              static_cast<long long>(num_tiles), source, state_t{});
+  }
   bool ordered = false;
   if constexpr (Output == select_output::survivors) ordered = output_may_alias_input(d_in, d_out, num_items);
   UPSWEEP_CUDA_RETURN(count_tile_state::initialize(state_storage, num_tiles, stream));
@@ -118,7 +132,6 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
                                      static_cast<long long>(num_tiles), source, state);
     }
   }
-  using block_per_tile = few_tiles_policy_t<Policy>;
   return launch_chained(select_kernel<block_per_tile, Output, InputIt, OutputIt, Source, count_tile_state>, dim3(grid),
                         dim3(block_per_tile::block_threads), stream, d_in, d_out, d_num_selected,
                         static_cast<long long>(num_items), static_cast<long long>(num_tiles), source, state);
