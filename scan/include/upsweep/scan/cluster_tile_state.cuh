@@ -7,8 +7,9 @@
 // pushes its inclusive value, the others their partials, and no inclusive value is published
 // after a look-back, since each look-back reads all of its predecessors.
 //
-// Contract: every tile past 0 looks back exactly once, so no block exits while a predecessor may
-// still push into its shared memory; the grid is launched by launch_one_cluster.
+// Contract: every tile past 0 looks back exactly once (the pushes into a block are what its
+// look-back waits for), every thread of the grid goes through for_each_claimed_tile (a cluster
+// barrier before and after the tile), and the grid is launched by launch_one_cluster.
 #pragma once
 
 #include <upsweep/scan/tile_claim.cuh>
@@ -62,6 +63,15 @@ class cluster_tile_state {
       }
       cooperative_groups::this_cluster().sync();
     }));
+  }
+
+  // Every thread of every block, after the tile's work: a cluster barrier, so that no block exits
+  // while a predecessor may still push into its mailbox. The mbarrier wait already orders every
+  // push before the look-back that reads it, but only a cluster barrier shows compute-sanitizer
+  // racecheck that the target block is still running (without it: "potential invalid __shared__
+  // write ... in a block that might have already exited", H200, 2026-12-03).
+  __device__ void close_mailbox() const {
+    NV_IF_TARGET(NV_PROVIDES_SM_90, (cooperative_groups::this_cluster().sync();));
   }
 
   __device__ long long tile() const {

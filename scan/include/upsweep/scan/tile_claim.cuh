@@ -58,6 +58,7 @@ __device__ __forceinline__ void for_each_claimed_tile(const State& state, long l
   if constexpr (in_one_cluster_v<State>) {
     state.open_mailbox();
     body(state.tile());
+    state.close_mailbox();
   } else {
     if (num_tiles == 1) {
       body(0ll);
