@@ -114,11 +114,14 @@ class cluster_tile_state {
   }
 };
 
-// Whether `num_tiles` tiles of a kernel run as one cluster of the portable size (any kernel whose
-// block fits an SM is scheduled in clusters of 8): 2 to 8 tiles on a GPU with clusters.
-inline cudaError_t fits_one_portable_cluster(std::int64_t num_tiles, bool& fits) {
+// Whether `num_tiles` tiles of a kernel on `Policy` run as one cluster of the portable size (any
+// kernel whose block fits an SM is scheduled in clusters of 8): 2 to 8 tiles on a GPU with
+// clusters, unless the policy caps its persistent grid (tests do, so that a few blocks reduce
+// ahead over many tiles).
+template <class Policy>
+cudaError_t fits_one_portable_cluster(std::int64_t num_tiles, bool& fits) {
   fits = false;
-  if (num_tiles < 2 || num_tiles > portable_cluster_blocks) return cudaSuccess;
+  if (Policy::persistent_grid_limit > 0 || num_tiles < 2 || num_tiles > portable_cluster_blocks) return cudaSuccess;
   return clusters_supported(fits);
 }
 

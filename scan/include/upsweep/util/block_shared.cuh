@@ -1,6 +1,6 @@
 // A kernel's block storage in shared memory: declared statically up to the 48 KB a block may
 // declare, past that in the launch's dynamic shared memory, which the launch then passes
-// (dynamic_shared_bytes_v) and the occupancy query counts (persistent_grid_sharing).
+// (dynamic_shared_bytes_v) and the occupancy query counts (persistent_grid's DynamicShared).
 #pragma once
 
 #include <upsweep/util/error.hpp>
@@ -26,26 +26,6 @@ __device__ __forceinline__ Storage& block_shared() {
   } else {
     __shared__ Storage storage;
     return storage;
-  }
-}
-
-// persistent_grid for a kernel launched with DynamicShared bytes of dynamic shared memory, which
-// it first allows the kernel on the current device. Past 48 KB it asks on every call (no default
-// policy needs that much; resident_blocks caches its answer).
-template <auto Kernel, int BlockThreads, std::size_t DynamicShared>
-cudaError_t persistent_grid_sharing(int limit, int& blocks) {
-  if constexpr (DynamicShared == 0) {
-    return persistent_grid<Kernel, BlockThreads>(limit, blocks);
-  } else {
-    int device = 0, sms = 0, per_sm = 0;
-    UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
-    UPSWEEP_CUDA_RETURN(sm_count(device, sms));
-    UPSWEEP_CUDA_RETURN(
-        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(DynamicShared)));
-    UPSWEEP_CUDA_RETURN(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, BlockThreads, DynamicShared));
-    blocks = sms * (per_sm > 0 ? per_sm : 1);
-    if (limit > 0 && blocks > limit) blocks = limit;
-    return cudaSuccess;
   }
 }
 

@@ -20,18 +20,14 @@ inline constexpr int largest_cluster_blocks = 16;
 
 // Whether the current device launches thread-block clusters. Asked once per device.
 inline cudaError_t clusters_supported(bool& supported) {
-  static std::atomic<int> cached[max_cached_devices] = {};  // 0: not asked yet, 1: no, 2: yes
-  int device = 0;
-  UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
-  const int known = device < max_cached_devices ? cached[device].load(std::memory_order_relaxed) : 0;
-  if (known != 0) {
-    supported = known == 2;
-    return cudaSuccess;
-  }
+  static std::atomic<int> cache[max_cached_devices] = {};
   int attribute = 0;
-  UPSWEEP_CUDA_RETURN(cudaDeviceGetAttribute(&attribute, cudaDevAttrClusterLaunch, device));
+  UPSWEEP_CUDA_RETURN(once_per_current_device(cache, attribute, [](int& value) {
+    int device = 0;
+    UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
+    return cudaDeviceGetAttribute(&value, cudaDevAttrClusterLaunch, device);
+  }));
   supported = attribute != 0;
-  if (device < max_cached_devices) cached[device].store(supported ? 2 : 1, std::memory_order_relaxed);
   return cudaSuccess;
 }
 
@@ -39,18 +35,12 @@ inline cudaError_t clusters_supported(bool& supported) {
 // current device can schedule: 16, 8, or 0 on a GPU without clusters. Asked once per device.
 template <auto Kernel, int BlockThreads>
 cudaError_t cluster_blocks_limit(int& blocks) {
-  static std::atomic<int> cached[max_cached_devices] = {};  // 0: not asked yet, -1: none
-  int device = 0;
-  UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
-  const int known = device < max_cached_devices ? cached[device].load(std::memory_order_relaxed) : 0;
-  if (known != 0) {
-    blocks = known > 0 ? known : 0;
-    return cudaSuccess;
-  }
-  bool supported = false;
-  UPSWEEP_CUDA_RETURN(clusters_supported(supported));
-  blocks = 0;
-  if (supported) {
+  static std::atomic<int> cache[max_cached_devices] = {};
+  return once_per_current_device(cache, blocks, [](int& value) {
+    value = 0;
+    bool supported = false;
+    UPSWEEP_CUDA_RETURN(clusters_supported(supported));
+    if (!supported) return cudaSuccess;
     UPSWEEP_CUDA_RETURN(cudaFuncSetAttribute(Kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchAttribute cluster = {};
     cluster.id = cudaLaunchAttributeClusterDimension;
@@ -62,10 +52,9 @@ cudaError_t cluster_blocks_limit(int& blocks) {
     config.numAttrs = 1;
     int clusters = 0;
     UPSWEEP_CUDA_RETURN(cudaOccupancyMaxActiveClusters(&clusters, Kernel, &config));
-    blocks = clusters > 0 ? largest_cluster_blocks : portable_cluster_blocks;
-  }
-  if (device < max_cached_devices) cached[device].store(blocks > 0 ? blocks : -1, std::memory_order_relaxed);
-  return cudaSuccess;
+    value = clusters > 0 ? largest_cluster_blocks : portable_cluster_blocks;
+    return cudaSuccess;
+  });
 }
 
 // A grid of `blocks` blocks that is one cluster (at most cluster_blocks_limit).

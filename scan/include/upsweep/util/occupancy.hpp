@@ -7,43 +7,69 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstddef>
 
 namespace upsweep::detail {
 
 inline constexpr int max_cached_devices = 64;
 
-// Streaming multiprocessors of `device`.
-inline cudaError_t sm_count(int device, int& sms) {
-  static std::atomic<int> cached[max_cached_devices] = {};  // 0: not asked yet
-  if (device >= 0 && device < max_cached_devices && (sms = cached[device].load(std::memory_order_relaxed)) > 0)
-    return cudaSuccess;
-  UPSWEEP_CUDA_RETURN(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  if (device >= 0 && device < max_cached_devices) cached[device].store(sms, std::memory_order_relaxed);
+// A value of `device` (>= 0), which ask(value) computes the first time and `cache` keeps after:
+// a slot holds the value plus one, 0 meaning not asked yet. Devices past the cache ask each time.
+template <class Ask>
+cudaError_t once_per_device(std::atomic<int> (&cache)[max_cached_devices], int device, int& value, Ask&& ask) {
+  const bool cacheable = device >= 0 && device < max_cached_devices;
+  if (cacheable) {
+    const int known = cache[device].load(std::memory_order_relaxed);
+    if (known > 0) {
+      value = known - 1;
+      return cudaSuccess;
+    }
+  }
+  UPSWEEP_CUDA_RETURN(ask(value));
+  if (cacheable) cache[device].store(value + 1, std::memory_order_relaxed);
   return cudaSuccess;
 }
 
-// Blocks of `Kernel` (BlockThreads threads, no dynamic shared memory) resident at once on the
-// current device; at least one per SM.
-template <auto Kernel, int BlockThreads>
-cudaError_t resident_blocks(int& blocks) {
-  static std::atomic<int> cached[max_cached_devices] = {};
+// once_per_device for the current device.
+template <class Ask>
+cudaError_t once_per_current_device(std::atomic<int> (&cache)[max_cached_devices], int& value, Ask&& ask) {
   int device = 0;
   UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
-  if (device < max_cached_devices && (blocks = cached[device].load(std::memory_order_relaxed)) > 0)
+  return once_per_device(cache, device, value, static_cast<Ask&&>(ask));
+}
+
+// Streaming multiprocessors of `device`.
+inline cudaError_t sm_count(int device, int& sms) {
+  static std::atomic<int> cache[max_cached_devices] = {};
+  return once_per_device(cache, device, sms, [device](int& value) {
+    return cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device);
+  });
+}
+
+// Blocks of `Kernel` (BlockThreads threads, DynamicShared bytes of dynamic shared memory, which
+// it first allows the kernel past the default 48 KB) resident at once on the current device; at
+// least one per SM.
+template <auto Kernel, int BlockThreads, std::size_t DynamicShared = 0>
+cudaError_t resident_blocks(int& blocks) {
+  static std::atomic<int> cache[max_cached_devices] = {};
+  return once_per_current_device(cache, blocks, [](int& value) {
+    int device = 0, sms = 0, per_sm = 0;
+    UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
+    UPSWEEP_CUDA_RETURN(sm_count(device, sms));
+    if constexpr (DynamicShared > 48 * 1024)
+      UPSWEEP_CUDA_RETURN(
+          cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(DynamicShared)));
+    UPSWEEP_CUDA_RETURN(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, BlockThreads, DynamicShared));
+    value = sms * (per_sm > 0 ? per_sm : 1);
     return cudaSuccess;
-  int sms = 0, per_sm = 0;
-  UPSWEEP_CUDA_RETURN(sm_count(device, sms));
-  UPSWEEP_CUDA_RETURN(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, BlockThreads, 0));
-  blocks = sms * (per_sm > 0 ? per_sm : 1);
-  if (device < max_cached_devices) cached[device].store(blocks, std::memory_order_relaxed);
-  return cudaSuccess;
+  });
 }
 
 // The grid of a kernel whose blocks claim tiles until none is left: its resident blocks, or at
 // most `limit` when positive (tests use a few, so that each block takes many tiles).
-template <auto Kernel, int BlockThreads>
+template <auto Kernel, int BlockThreads, std::size_t DynamicShared = 0>
 cudaError_t persistent_grid(int limit, int& blocks) {
-  UPSWEEP_CUDA_RETURN((resident_blocks<Kernel, BlockThreads>(blocks)));
+  UPSWEEP_CUDA_RETURN((resident_blocks<Kernel, BlockThreads, DynamicShared>(blocks)));
   if (limit > 0 && blocks > limit) blocks = limit;
   return cudaSuccess;
 }

@@ -82,8 +82,7 @@ template <class Policy, class Launch>
 cudaError_t with_run_tally_state(void* storage, std::int64_t num_items, cudaStream_t stream, Launch&& launch) {
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
   bool one_cluster = false;
-  if constexpr (Policy::persistent_grid_limit == 0)
-    UPSWEEP_CUDA_RETURN(fits_one_portable_cluster(num_tiles, one_cluster));
+  UPSWEEP_CUDA_RETURN(fits_one_portable_cluster<Policy>(num_tiles, one_cluster));
   if (one_cluster) return launch(cluster_tile_state<global_run_tally>{}, num_tiles);
   if (packs_run_tallies(num_items)) {
     UPSWEEP_CUDA_RETURN(packed_run_tally_state::initialize(storage, num_tiles, stream));

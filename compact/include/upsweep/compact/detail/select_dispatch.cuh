@@ -99,17 +99,14 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   // Blocks claim tiles in a loop, so the grid needs no more blocks than tiles (nor than a grid may have).
   const unsigned grid = static_cast<unsigned>(num_tiles < INT_MAX ? num_tiles : INT_MAX);
   using block_per_tile = few_tiles_policy_t<Policy>;
-  // 2 to 8 tiles run as one cluster, unless the policy caps its persistent grid (tests do, so that
-  // a few blocks reduce ahead over many tiles).
   bool one_cluster = false;
-  if constexpr (Policy::persistent_grid_limit == 0)
-    UPSWEEP_CUDA_RETURN(fits_one_portable_cluster(num_tiles, one_cluster));
+  UPSWEEP_CUDA_RETURN(fits_one_portable_cluster<Policy>(num_tiles, one_cluster));
   if (one_cluster) {
     using state_t = cluster_tile_state<count_tile_state::value_type>;
-    return launch_one_cluster(select_kernel<block_per_tile, Output, InputIt, OutputIt, Source, state_t>,
-                              static_cast<unsigned>(num_tiles), dim3(block_per_tile::block_threads), stream, d_in,
-                              d_out, d_num_selected, static_cast<long long>(num_items),
-                              static_cast<long long>(num_tiles), source, state_t{});
+    return launch_tile_kernel<state_t>(select_kernel<block_per_tile, Output, InputIt, OutputIt, Source, state_t>,
+                                       num_tiles, dim3(block_per_tile::block_threads), stream, d_in, d_out,
+                                       d_num_selected, static_cast<long long>(num_items),
+                                       static_cast<long long>(num_tiles), source, state_t{});
   }
   bool ordered = false;
   if constexpr (Output == select_output::survivors) ordered = output_may_alias_input(d_in, d_out, num_items);
@@ -124,7 +121,7 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
       constexpr std::size_t dynamic = dynamic_shared_bytes_v<select_reduce_ahead_storage_t<Policy, item_t, Source>>;
       int resident = 0;
       UPSWEEP_CUDA_RETURN(
-          (persistent_grid_sharing<kernel, Policy::block_threads, dynamic>(Policy::persistent_grid_limit, resident)));
+          (persistent_grid<kernel, Policy::block_threads, dynamic>(Policy::persistent_grid_limit, resident)));
       // Worth it once blocks take several tiles (as for the scan).
       if (num_tiles > resident && is_aligned_16(d_in))
         return launch_chained_shared(kernel, dim3(resident), dim3(Policy::block_threads), dynamic, stream, d_in, d_out,
