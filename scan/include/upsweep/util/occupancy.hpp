@@ -47,8 +47,7 @@ inline cudaError_t sm_count(int device, int& sms) {
 }
 
 // Blocks of `Kernel` (BlockThreads threads, DynamicShared bytes of dynamic shared memory, which
-// it first allows the kernel past the default 48 KB) resident at once on the current device; at
-// least one per SM.
+// it first allows the kernel) resident at once on the current device; at least one per SM.
 template <auto Kernel, int BlockThreads, std::size_t DynamicShared = 0>
 cudaError_t resident_blocks(int& blocks) {
   static std::atomic<int> cache[max_cached_devices] = {};
@@ -56,7 +55,7 @@ cudaError_t resident_blocks(int& blocks) {
     int device = 0, sms = 0, per_sm = 0;
     UPSWEEP_CUDA_RETURN(cudaGetDevice(&device));
     UPSWEEP_CUDA_RETURN(sm_count(device, sms));
-    if constexpr (DynamicShared > 48 * 1024)
+    if constexpr (DynamicShared > 0)
       UPSWEEP_CUDA_RETURN(
           cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(DynamicShared)));
     UPSWEEP_CUDA_RETURN(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, BlockThreads, DynamicShared));
