@@ -191,12 +191,14 @@ TEST_F(PredicateCalls, CopyingAheadCallsThePredicateOnceAnItem) {
 // select and the stable partition's two passes; 8-byte items have a shape of their own.
 TEST_F(PredicateCalls, TheDefaultPathsCallThePredicateOnceAnItem) {
   for (call c : {call::select_if, call::count_if, call::stable_partition, call::partition})
-    for (std::int64_t n : {std::int64_t{11264}, std::int64_t{3 * 4096 + 1}, max_test_items(10'000'019)})
+    for (std::int64_t n : {std::int64_t{11264}, std::int64_t{3 * 4096 + 1}, std::int64_t{10 * 4096 + 1},
+                           max_test_items(10'000'019)})
       expect_one_call_per_item<default_select_policy<int>>(c, n);
-  // 8-byte items: around their 2048-item tile and the one-block partition's 5632.
+  // 8-byte items: around their 2048-item tile and the one-block partition's 5632, and past one
+  // cluster of tiles (the one-wave block per tile).
   for (call c : {call::select_if, call::count_if, call::stable_partition, call::partition})
     for (std::int64_t n : {std::int64_t{2048}, std::int64_t{2049}, std::int64_t{5632}, std::int64_t{5633},
-                           max_test_items(10'000'019)})
+                           std::int64_t{10 * 2048 + 1}, max_test_items(10'000'019)})
       expect_one_call_per_item<default_select_policy<long long>, long long>(c, n);
 }
 

@@ -12,6 +12,7 @@
 #include <upsweep/util/chained_launch.cuh>
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/occupancy.hpp>
+#include <upsweep/util/one_wave.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
 #include <cuda/std/iterator>
@@ -83,6 +84,18 @@ cudaError_t prepare_select(void* d_temp_storage, std::size_t& temp_storage_bytes
   return check_select_arguments<Output>(d_in, d_out, d_num_selected, num_items);
 }
 
+// Whether a policy's one-wave tiles apply: it names some, and the tile has no stencil flags to
+// stage beside its items (they would not fit the 48 KB of static shared memory).
+template <class OneWave, class Source>
+constexpr bool one_wave_fits() {
+  if constexpr (cuda::std::is_void_v<OneWave>) {
+    return false;
+  } else {
+    using buffer_t = typename flag_value<Source, OneWave::block_threads, OneWave::items_per_thread>::buffer;
+    return cuda::std::is_same_v<buffer_t, no_flag_buffer>;
+  }
+}
+
 template <class Policy, select_output Output, class InputIt, class OutputIt, class Source>
 cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                             std::int64_t* d_num_selected, std::int64_t num_items, Source source,
@@ -110,6 +123,19 @@ cudaError_t dispatch_select(void* d_temp_storage, std::size_t& temp_storage_byte
   }
   bool ordered = false;
   if constexpr (Output == select_output::survivors) ordered = output_may_alias_input(d_in, d_out, num_items);
+  using one_wave = one_wave_policy_t<Policy>;
+  if constexpr (one_wave_fits<one_wave, Source>()) {
+    constexpr auto kernel = select_kernel<one_wave, Output, InputIt, OutputIt, Source, count_tile_state>;
+    std::int64_t wave_tiles = 0;
+    UPSWEEP_CUDA_RETURN((one_wave_tiles<kernel, one_wave::block_threads>(num_items, block_per_tile::tile_items,
+                                                                          one_wave::tile_items, wave_tiles)));
+    if (wave_tiles > 0) {
+      UPSWEEP_CUDA_RETURN(count_tile_state::initialize(state_storage, wave_tiles, stream));
+      return launch_chained(kernel, dim3(static_cast<unsigned>(wave_tiles)), dim3(one_wave::block_threads), stream,
+                            d_in, d_out, d_num_selected, static_cast<long long>(num_items),
+                            static_cast<long long>(wave_tiles), source, count_tile_state(state_storage, ordered));
+    }
+  }
   UPSWEEP_CUDA_RETURN(count_tile_state::initialize(state_storage, num_tiles, stream));
   const count_tile_state state(state_storage, ordered);
   if constexpr (Policy::schedule == tile_schedule::reduce_ahead && cuda::std::is_pointer_v<InputIt>) {

@@ -76,14 +76,29 @@ struct wide_select_policy
   // The stable partition's two passes (no look-back) load directly: H200, 2026-12-02, int64 50 %
   // at 10^8, 0.589 ms against 0.636 transposed (256 x 8 at six 0.595, 128 x 16 at six 0.596).
   using two_passes = select_policy<256, 8, tile_io::direct, default_look_back_delay_ns, 4, 1200>;
+  using one_wave = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 3, 1200>;  // below
+};
+
+// Inputs of at most one wave of tiles run a block per tile (`one_wave`, where a policy names one)
+// with larger tiles than the reduce-ahead grid's: its tiles all start and publish together, and
+// fewer of them measured faster (H200, 2026-12-04, select_if 50 %, against CUB 3.0 in one run).
+// int32 512 x 16 at two blocks against 256 x 16 at six: 10^6 items 0.97x -> 1.04x, 1.6 x 10^6
+// 0.94x -> 0.98x (past its wave, 2.2 x 10^6, 0.91x -> 0.92x); int64 256 x 16 at three against
+// 256 x 8 at four: 3 x 10^5 0.96x -> 1.05x, 10^6 0.88x -> 0.93x, 1.6 x 10^6 0.77x -> 0.91x (256 x 8
+// ran one and a half waves there). 384 x 16, 384 x 24, 512 x 20, 640 x 16, direct loads (int32),
+// 256 x 16 at two, 256 x 20, 320 x 16, 384 x 14, 512 x 10 (int64) measured no better.
+struct four_byte_select_policy : select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns,
+                                               detail::default_select_min_blocks<int>(), 1200,
+                                               tile_schedule::reduce_ahead> {
+  using one_wave = select_policy<512, 16, tile_io::transpose, default_look_back_delay_ns, 2, 1200>;
 };
 
 template <class T>
 using default_select_policy = cuda::std::conditional_t<
     sizeof(T) == 8, wide_select_policy,
-    select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose, default_look_back_delay_ns,
-                  detail::default_select_min_blocks<T>(), 1200,
-                  sizeof(T) == 4 ? tile_schedule::reduce_ahead : tile_schedule::block_per_tile>>;
+    cuda::std::conditional_t<sizeof(T) == 4, four_byte_select_policy,
+                             select_policy<256, detail::default_select_items_per_thread<T>(), tile_io::transpose,
+                                           default_look_back_delay_ns, detail::default_select_min_blocks<T>(), 1200>>>;
 
 namespace detail {
 
@@ -117,6 +132,21 @@ struct two_pass_policy<Policy, cuda::std::void_t<typename Policy::two_passes>> {
 };
 template <class Policy>
 using two_pass_policy_t = typename two_pass_policy<Policy>::type;
+
+// The block per tile for inputs of at most one wave of its tiles: the policy's `one_wave` if it
+// names one (tiles of its own, no smaller than the policy's, so the tile state has room), else void.
+template <class Policy, class = void>
+struct one_wave_policy {
+  using type = void;
+};
+template <class Policy>
+struct one_wave_policy<Policy, cuda::std::void_t<typename Policy::one_wave>> {
+  using type = typename Policy::one_wave;
+  static_assert(type::tile_items >= Policy::tile_items, "no more tiles than the tile state holds");
+  static_assert(type::schedule == tile_schedule::block_per_tile, "a block per tile");
+};
+template <class Policy>
+using one_wave_policy_t = typename one_wave_policy<Policy>::type;
 
 }  // namespace detail
 

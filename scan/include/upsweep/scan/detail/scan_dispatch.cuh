@@ -13,6 +13,7 @@
 #include <upsweep/util/error.hpp>
 #include <upsweep/util/maybe.cuh>
 #include <upsweep/util/occupancy.hpp>
+#include <upsweep/util/one_wave.hpp>
 #include <upsweep/util/temp_storage.hpp>
 
 #include <cuda/std/iterator>
@@ -99,6 +100,43 @@ cudaError_t one_cluster_scan_tiles(std::int64_t num_items, std::int64_t& tiles) 
   return cudaSuccess;
 }
 
+// Inputs of more of its tiles than SMs that fit one wave of larger tiles: the default policy for
+// 4-byte items runs a block per tile of 512 x 16 at two blocks with the pipelined look-back, not
+// the reduce-ahead shape's block per tile of 256 x 16 (A/B harness, H200, 2026-12-04, int32
+// against CUB 3.0 in one run: 10^6 items 0.99x -> 1.05x, 2 x 10^6 0.96x -> 1.05x, 3 x 10^5 1.07x
+// -> 1.08x; 512 x 16 without the pipelined look-back 1.02x at 10^6, 384 x 16 at three 1.01x,
+// 512 x 20 and direct loads slower; below an SM a tile, 3.3 x 10^4 to 2 x 10^5, 0.1 to 1.0 us
+// slower). Any other policy: void, its own tiles at every size.
+template <class Policy, class In, class Acc>
+using one_wave_scan_policy =
+    cuda::std::conditional_t<cuda::std::is_same_v<Policy, default_scan_policy<Acc>> && sizeof(In) == 4 &&
+                                 sizeof(Acc) == 4,
+                             scan_policy<512, 16, tile_io::transpose, 1, default_look_back_delay_ns, true,
+                                         tile_schedule::block_per_tile, 2>,
+                             void>;
+
+// Launches the one-wave scan where it applies (`launched`); the tile state is cleared for its tiles.
+template <class Policy, bool Exclusive, class InputIt, class OutputIt, class Acc, class Op>
+cudaError_t scan_in_one_wave(void* state_storage, InputIt d_in, OutputIt d_out, std::int64_t num_items, Op op,
+                             maybe<Acc> seed, cudaStream_t stream, bool& launched) {
+  launched = false;
+  using policy = one_wave_scan_policy<Policy, input_value_t<InputIt>, Acc>;
+  if constexpr (!cuda::std::is_void_v<policy>) {
+    static_assert(policy::tile_items >= Policy::tile_items, "no more tiles than the tile state holds");
+    constexpr auto kernel = device_scan_kernel<policy, Exclusive, InputIt, OutputIt, Acc, Op, tile_state<Acc>>;
+    std::int64_t tiles = 0;
+    UPSWEEP_CUDA_RETURN(
+        (one_wave_tiles<kernel, policy::block_threads>(num_items, Policy::tile_items, policy::tile_items, tiles)));
+    if (tiles == 0) return cudaSuccess;
+    launched = true;
+    UPSWEEP_CUDA_RETURN(tile_state<Acc>::initialize(state_storage, tiles, stream));
+    return launch_chained(kernel, dim3(static_cast<unsigned>(tiles)), dim3(policy::block_threads), stream, d_in, d_out,
+                          static_cast<long long>(num_items), static_cast<long long>(tiles),
+                          make_tile_state<Acc>(state_storage, tiles), op, seed);
+  }
+  return cudaSuccess;
+}
+
 template <class Policy, class In, class Acc>
 constexpr std::size_t scan_state_bytes(std::int64_t num_items) {
   if (runs_in_one_block<Policy, In, Acc>(num_items)) return 0;
@@ -133,6 +171,10 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                                                                op, seed);
     return cudaGetLastError();
   }
+  bool in_one_wave = false;
+  UPSWEEP_CUDA_RETURN((scan_in_one_wave<Policy, Exclusive>(allocations[0], d_in, d_out, num_items, op, seed, stream,
+                                                           in_one_wave)));
+  if (in_one_wave) return cudaSuccess;
   const std::int64_t num_tiles = ceil_div<std::int64_t>(num_items, Policy::tile_items);
   UPSWEEP_CUDA_RETURN(tile_state<Acc>::initialize(allocations[0], num_tiles, stream));
   const auto state = make_tile_state<Acc>(allocations[0], num_tiles);

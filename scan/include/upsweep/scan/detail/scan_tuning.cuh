@@ -27,7 +27,8 @@ struct scan_policy {
   static constexpr long long single_block_max_items = SingleBlockMaxTiles * tile_items;
   // Pause between polls of a predecessor window that is not ready yet.
   static constexpr int look_back_delay_ns = LookBackDelayNs;
-  // look_back_pipelined instead of look_back (an experiment until measured: see scan_tuning).
+  // look_back_pipelined instead of look_back (the one-wave scan of scan_dispatch.cuh; it lost at
+  // 10^9 items on the reduce-ahead schedule: docs/performance.md).
   static constexpr bool pipelined_look_back = PipelinedLookBack;
   static constexpr tile_schedule schedule = Schedule;
   // Reduce-ahead's grid: the resident blocks, or at most this many when positive (tests use a few
