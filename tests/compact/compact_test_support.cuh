@@ -147,8 +147,8 @@ void for_each_marked_input(const Sizes& sizes, const Patterns& patterns, std::ui
 
 // Sizes around warp and tile boundaries, a prime past many tiles, and the largest routine size.
 inline std::vector<std::int64_t> compact_sizes(std::int64_t tile) {
-  // Ten tiles and one: past one portable cluster, select's one-wave block per tile, whose tiles
-  // are larger.
+  // Ten tiles and one: past one portable cluster, a block per tile. 999983 items hold more tiles
+  // than SMs, so select, the scans by key and run-length encoding take their one-wave tiles there.
   return {0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, 10 * tile + 1, max_test_items(999983),
           max_test_items(10'000'001)};
 }

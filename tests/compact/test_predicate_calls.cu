@@ -187,18 +187,19 @@ TEST_F(PredicateCalls, CopyingAheadCallsThePredicateOnceAnItem) {
     }
 }
 
-// The default policy: one block, the grid barrier's one pass, and past a wave reduce-ahead
-// select and the stable partition's two passes; 8-byte items have a shape of their own.
+// The default policy: one block, the grid barrier's one pass, a block per tile, within one wave of
+// them the larger tiles (700001 int32, 500001 int64), and past a wave reduce-ahead select and the
+// stable partition's two passes; 8-byte items have a shape of their own.
 TEST_F(PredicateCalls, TheDefaultPathsCallThePredicateOnceAnItem) {
   for (call c : {call::select_if, call::count_if, call::stable_partition, call::partition})
     for (std::int64_t n : {std::int64_t{11264}, std::int64_t{3 * 4096 + 1}, std::int64_t{10 * 4096 + 1},
-                           max_test_items(10'000'019)})
+                           max_test_items(700'001), max_test_items(10'000'019)})
       expect_one_call_per_item<default_select_policy<int>>(c, n);
-  // 8-byte items: around their 2048-item tile and the one-block partition's 5632, and past one
-  // cluster of tiles (the one-wave block per tile).
+  // 8-byte items: around their 2048-item tile and the one-block partition's 5632, past one cluster
+  // of tiles, and within one wave of the larger tiles (past an SM a tile).
   for (call c : {call::select_if, call::count_if, call::stable_partition, call::partition})
     for (std::int64_t n : {std::int64_t{2048}, std::int64_t{2049}, std::int64_t{5632}, std::int64_t{5633},
-                           std::int64_t{10 * 2048 + 1}, max_test_items(10'000'019)})
+                           std::int64_t{10 * 2048 + 1}, max_test_items(500'001), max_test_items(10'000'019)})
       expect_one_call_per_item<default_select_policy<long long>, long long>(c, n);
 }
 

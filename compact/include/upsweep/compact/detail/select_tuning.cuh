@@ -76,17 +76,20 @@ struct wide_select_policy
   // The stable partition's two passes (no look-back) load directly: H200, 2026-12-02, int64 50 %
   // at 10^8, 0.589 ms against 0.636 transposed (256 x 8 at six 0.595, 128 x 16 at six 0.596).
   using two_passes = select_policy<256, 8, tile_io::direct, default_look_back_delay_ns, 4, 1200>;
-  using one_wave = select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns, 3, 1200>;  // below
+  using one_wave = select_policy<384, 10, tile_io::transpose, default_look_back_delay_ns, 3, 1200>;  // below
 };
 
-// Inputs of at most one wave of tiles run a block per tile (`one_wave`, where a policy names one)
-// with larger tiles than the reduce-ahead grid's: its tiles all start and publish together, and
-// fewer of them measured faster (H200, 2026-12-04, select_if 50 %, against CUB 3.0 in one run).
+// Inputs of at most one wave of tiles, and more of the policy's tiles than SMs (one_wave_tiles),
+// run a block per tile (`one_wave`, where a policy names one) with larger tiles than the
+// reduce-ahead grid's: its tiles all start and publish together, and fewer of them measured faster (H200, 2026-12-04, select_if 50 %, against CUB 3.0 in one run).
 // int32 512 x 16 at two blocks against 256 x 16 at six: 10^6 items 0.97x -> 1.04x, 1.6 x 10^6
-// 0.94x -> 0.98x (past its wave, 2.2 x 10^6, 0.91x -> 0.92x); int64 256 x 16 at three against
-// 256 x 8 at four: 3 x 10^5 0.96x -> 1.05x, 10^6 0.88x -> 0.93x, 1.6 x 10^6 0.77x -> 0.91x (256 x 8
-// ran one and a half waves there). 384 x 16, 384 x 24, 512 x 20, 640 x 16, direct loads (int32),
-// 256 x 16 at two, 256 x 20, 320 x 16, 384 x 14, 512 x 10 (int64) measured no better.
+// 0.94x -> 0.98x (past its wave, 2.2 x 10^6, 0.91x -> 0.92x); int64 against 256 x 8 at four,
+// first 256 x 16 at three: 10^6 50 % 0.88x -> 0.93x, 1.6 x 10^6 (where 256 x 8 ran one and a half
+// waves) 0.77x -> 0.91x; then 384 x 10 at three against that, 1 % / 50 % / 99 %: 5 x 10^5 1.01x /
+// 0.99x / 0.89x -> 1.02x / 0.98x / 1.01x, 10^6 0.95x / 0.93x / 0.78x -> 0.95x / 0.94x / 0.95x,
+// 1.5 x 10^6 0.92x / 0.91x / 0.73x -> 0.93x / 0.90x / 0.92x. 384 x 16, 384 x 24, 512 x 20, 640 x 16,
+// direct loads (int32), 256 x 16 at two and three, 256 x 20, 320 x 12, 320 x 16, 384 x 12 and 14,
+// 448 x 10, 512 x 8 and 10 (int64) measured no better.
 struct four_byte_select_policy : select_policy<256, 16, tile_io::transpose, default_look_back_delay_ns,
                                                detail::default_select_min_blocks<int>(), 1200,
                                                tile_schedule::reduce_ahead> {
