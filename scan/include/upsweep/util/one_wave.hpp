@@ -1,6 +1,6 @@
 // Where a block per tile of larger tiles replaces a dispatch's own block per tile: inputs that fit
 // one wave of the larger tiles and hold more of the smaller ones than SMs (scan, select, the scans
-// by key).
+// by key, run-length encoding).
 #pragma once
 
 #include <upsweep/util/error.hpp>

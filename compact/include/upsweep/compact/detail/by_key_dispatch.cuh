@@ -231,9 +231,8 @@ cudaError_t launch_scans_by_key(cudaStream_t stream, int ahead_blocks, KeyIt d_k
       UPSWEEP_CUDA_RETURN((one_wave_tiles<kernel, wave_policy::block_threads>(num_items, BlockPolicy::tile_items,
                                                                                wave_policy::tile_items, wave_tiles)));
   }
-  const std::int64_t num_tiles =
-      wave_tiles > 0 ? wave_tiles
-                     : ceil_div<std::int64_t>(num_items, ahead_blocks > 0 ? Policy::tile_items : BlockPolicy::tile_items);
+  const std::int64_t tile_items = ahead_blocks > 0 ? Policy::tile_items : BlockPolicy::tile_items;
+  const std::int64_t num_tiles = wave_tiles > 0 ? wave_tiles : ceil_div<std::int64_t>(num_items, tile_items);
   UPSWEEP_CUDA_RETURN(state_t::initialize(state_storage, num_tiles, stream));
   const state_t state = make_counted_tile_state<run_sum<Acc>>(state_storage, num_tiles);
   if constexpr (!cuda::std::is_void_v<wave_policy>) {

@@ -81,8 +81,9 @@ struct wide_select_policy
 
 // Inputs of at most one wave of tiles, and more of the policy's tiles than SMs (one_wave_tiles),
 // run a block per tile (`one_wave`, where a policy names one) with larger tiles than the
-// reduce-ahead grid's: its tiles all start and publish together, and fewer of them measured faster (H200, 2026-12-04, select_if 50 %, against CUB 3.0 in one run).
-// int32 512 x 16 at two blocks against 256 x 16 at six: 10^6 items 0.97x -> 1.04x, 1.6 x 10^6
+// reduce-ahead grid's: its tiles all start and publish together, and fewer of them measured
+// faster (H200, 2026-12-04, select_if 50 % unless said, against CUB 3.0 in one run). int32
+// 512 x 16 at two blocks against 256 x 16 at six: 10^6 items 0.97x -> 1.04x, 1.6 x 10^6
 // 0.94x -> 0.98x (past its wave, 2.2 x 10^6, 0.91x -> 0.92x); int64 against 256 x 8 at four,
 // first 256 x 16 at three: 10^6 50 % 0.88x -> 0.93x, 1.6 x 10^6 (where 256 x 8 ran one and a half
 // waves) 0.77x -> 0.91x; then 384 x 10 at three against that, 1 % / 50 % / 99 %: 5 x 10^5 1.01x /
