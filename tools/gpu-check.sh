@@ -104,7 +104,8 @@ representative+=':Partition.*:ReduceByKey.*:ScanByKey.*:NonTrivialRuns.*:Segment
 representative+=':DeviceRunLengthEncode.*:Histogram.*:RadixSort/default_u32.*:RadixSort/default_u64.*'
 representative+=':RadixSort/single_tile_u32.*:RadixSort/large_input_u32.*:RadixSortValues/*'
 representative+=':RadixSortDoubleBuffer.*:RadixSortDecomposer.*:RadixSortGraph.*:CompiledApi.*'
-representative+=':CountingSort/u8.*:CountingSort/f16.*'
+representative+=':CountingSort/u8.*:CountingSort/f16.*:SegmentedSort/0.*:TopK/0.*:CompiledTopK/0.*:HostRadixSort*'
+representative+=':DistLoopback*'
 
 source "$root/tools/gpu-check-steps.sh"
 

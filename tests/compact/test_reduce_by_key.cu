@@ -251,6 +251,50 @@ TEST_F(ReduceByKey, EqualityIsCalledOncePerPairOfNeighbours) {
   }
 }
 
+// Counts the reads of each value (the value of item i is 7 i).
+struct counted_value {
+  unsigned* reads;
+  __device__ std::int64_t operator()(std::int64_t i) const {
+    atomicAdd(reads + i, 1u);
+    return 7 * i;
+  }
+};
+
+// unique_by_key's contract: it reads the value of each run's first item, once, and no other.
+TEST_F(ReduceByKey, UniqueByKeyReadsOnlyTheValuesOfRunHeads) {
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  std::mt19937_64 rng(seed);
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{33}, std::int64_t{4097},
+                               max_test_items(std::int64_t{1'000'003})}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<std::int64_t> keys(static_cast<std::size_t>(n));
+    std::vector<unsigned> want_reads(static_cast<std::size_t>(n), 0);
+    std::int64_t runs = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const bool head = i == 0 || rng() % 5 == 0;
+      keys[i] = (i == 0 ? 0 : keys[i - 1]) + (head ? 1 : 0);
+      want_reads[i] = head ? 1u : 0u;
+      runs += head ? 1 : 0;
+    }
+    device_buffer<std::int64_t> d_keys(keys), d_keys_out(n), d_values_out(n, guard_items), d_count(1);
+    device_buffer<unsigned> reads(n);
+    check(cudaMemset(reads.data(), 0, static_cast<std::size_t>(n) * sizeof(unsigned)), "cudaMemset");
+    poison(d_values_out);
+    const auto values = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
+                                                        counted_value{reads.data()});
+    upsweep::unique_by_key(d_keys.data(), values, d_keys_out.data(), d_values_out.data(), d_count.data(), n);
+    CUDA_OK(cudaDeviceSynchronize());
+    ASSERT_EQ(d_count.download()[0], runs);
+    const auto got_reads = reads.download();
+    for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(got_reads[i], want_reads[i]) << "reads of value " << i;
+    std::vector<std::int64_t> want_values;
+    for (std::int64_t i = 0; i < n; ++i)
+      if (want_reads[i] != 0) want_values.push_back(7 * i);
+    expect_output_then_poison(d_values_out.download(runs + guard_items), want_values, "first values");
+  }
+}
+
 TEST_F(ReduceByKey, RefusesBadArgumentsBeforeWritingAnything) {
   device_buffer<int> keys(100), values(100), out(100);
   device_buffer<std::int64_t> count(1);

@@ -49,7 +49,10 @@ cudaError_t unique(void* d_temp_storage, std::size_t& temp_storage_bytes, InputI
                         cuda::std::equal_to<>{}, stream);
 }
 
-// Copies the first key of each run of keys equal under eq, and the value beside it.
+// Copies the first key of each run of keys equal under eq, and the value beside it. Values wider
+// than 4 bytes are read only there (d_values_in is dereferenced once per run), and so are narrower
+// ones on tiles of up to 4096 items (the default's below 2^25 items); otherwise every value is
+// read, as CUB's UniqueByKey always does (detail::reads_values_at_heads).
 template <class Policy = void, class KeyIt, class ValueIt, class KeyOutIt, class ValueOutIt,
           class Eq = cuda::std::equal_to<>>
 cudaError_t unique_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in, ValueIt d_values_in,
