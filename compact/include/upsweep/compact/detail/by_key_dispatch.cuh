@@ -40,6 +40,12 @@ constexpr int by_key_items_per_thread() {
 
 }  // namespace detail
 
+namespace detail {
+// 4-byte keys beside 8-byte values, for reduce_by_key and the scans by key (measured below).
+using narrow_key_wide_value_by_key_policy = scan_policy<128, 16, tile_io::transpose, 1, default_look_back_delay_ns,
+                                                        false, tile_schedule::block_per_tile, 5, 600>;
+}  // namespace detail
+
 // A block per tile loading its keys and values straight into registers, a 600 ns pause before
 // looking back; items of up to 8 bytes at four resident blocks. Through shared memory
 // (tile_io::transpose) every tile paid two more barriers (46 % of the cycles between issues at
@@ -63,24 +69,46 @@ using default_by_key_policy =
 //     at 4 4.34, transposed 4.44 (CUB 3.89). reduce_by_key reducing ahead: 4.13 against 3.67.
 //   3 x 10^8 int64 inclusive: a block per tile 256 x 8, transposed 2.20 (direct 2.59), reducing
 //     ahead 128 x 8 at 6 2.34, at 8 2.36 (CUB 1.87).
+// int32 keys with int64 values: 128 x 16 transposed at five blocks (A/B harness, H100, 2026-12-07,
+// against CUB 3.0, runs of 1.5 / 16 / 1000: 10^6 1.07x / 1.04x / 1.02x -> 1.07x / 1.09x / 1.08x,
+// 10^8 0.84x / 0.83x / 0.83x -> 0.85x / 0.85x / 0.85x against 256 x 8 transposed at four).
 template <class Key, class Value>
 using default_scan_by_key_policy = cuda::std::conditional_t<
     sizeof(Key) == 4 && sizeof(Value) == 4,
     scan_policy<128, 16, tile_io::transpose, 1, default_look_back_delay_ns, false, tile_schedule::reduce_ahead, 6,
                 600>,
-    cuda::std::conditional_t<detail::widest_of<Key, Value>() == 8,
-                             scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::transpose, 1,
-                                         default_look_back_delay_ns, false, tile_schedule::block_per_tile, 4, 600>,
-                             default_by_key_policy<Key, Value>>>;
+    cuda::std::conditional_t<
+        detail::widest_of<Key, Value>() == 8 && sizeof(Key) == 4,
+        detail::narrow_key_wide_value_by_key_policy,
+        cuda::std::conditional_t<detail::widest_of<Key, Value>() == 8,
+                                 scan_policy<256, detail::by_key_items_per_thread<Key, Value>(), tile_io::transpose,
+                                             1, default_look_back_delay_ns, false, tile_schedule::block_per_tile, 4,
+                                             600>,
+                                 default_by_key_policy<Key, Value>>>>;
 
-// reduce_by_key keeps the keys in registers through the tile's scan: 4-byte items at 256 x 16 and
-// three blocks, 3.63 ms at 10^9 in the run above (256 x 12 at 4 3.76, at 3 4.27; CUB 3.04).
+// reduce_by_key: 4-byte keys and values at 256 x 20 through warp-transposed tiles at three blocks;
+// 8-byte values transposed too, at 128 x 16 and five blocks beside 4-byte keys, 192 x 12 and four
+// beside 8-byte keys. A/B harness against CUB 3.0 (H100, 2026-12-07, one call, runs of 1.5 / 16 /
+// 1000, the L2 flushed before each call):
+//   int32, 10^9: 256 x 20 transposed 0.94x / 0.91x / 0.91x; 256 x 16 direct (keys in registers
+//     through the tile's scan, the earlier default) 0.93x / 0.86x / 0.83x, 256 x 20 direct 0.94x /
+//     0.89x / 0.90x. At 10^8 0.94x / 0.92x / 1.02x against 0.92x / 0.87x / 0.88x.
+//   int32 keys, int64 values, 10^8: 128 x 16 transposed at 5 blocks 0.92x / 0.92x / 0.90x; 256 x 8
+//     direct at 4 (default_by_key_policy) 0.93x / 0.86x / 0.81x.
+//   int64, 10^8: 192 x 12 transposed at 4 0.93x / 0.89x / 0.85x; 256 x 8 direct 0.92x / 0.85x /
+//     0.83x, 128 x 16 direct 0.80x / 0.74x / 0.74x.
 template <class Key, class Value>
-using default_reduce_by_key_policy =
-    cuda::std::conditional_t<detail::widest_of<Key, Value>() <= 4,
-                             scan_policy<256, 16, tile_io::direct, 1, default_look_back_delay_ns, false,
-                                         tile_schedule::block_per_tile, 3, 600>,
-                             default_by_key_policy<Key, Value>>;
+using default_reduce_by_key_policy = cuda::std::conditional_t<
+    detail::widest_of<Key, Value>() <= 4,
+    scan_policy<256, 20, tile_io::transpose, 1, default_look_back_delay_ns, false, tile_schedule::block_per_tile, 3,
+                600>,
+    cuda::std::conditional_t<
+        detail::widest_of<Key, Value>() == 8 && sizeof(Key) == 4,
+        detail::narrow_key_wide_value_by_key_policy,
+        cuda::std::conditional_t<detail::widest_of<Key, Value>() == 8,
+                                 scan_policy<192, 12, tile_io::transpose, 1, default_look_back_delay_ns, false,
+                                             tile_schedule::block_per_tile, 4, 600>,
+                                 default_by_key_policy<Key, Value>>>>;
 
 // unique_by_key: 4-byte keys and values at 384 x 14 and three blocks from unique_large_tiles_from
 // items (below, default_by_key_policy's tiles), closer to CUB's 512 x 14
