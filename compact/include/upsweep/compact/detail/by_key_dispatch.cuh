@@ -38,12 +38,10 @@ constexpr int by_key_items_per_thread() {
   return widest_of<Key, Value>() <= 4 ? 12 : (widest_of<Key, Value>() <= 8 ? 8 : 4);
 }
 
-}  // namespace detail
-
-namespace detail {
 // 4-byte keys beside 8-byte values, for reduce_by_key and the scans by key (measured below).
 using narrow_key_wide_value_by_key_policy = scan_policy<128, 16, tile_io::transpose, 1, default_look_back_delay_ns,
                                                         false, tile_schedule::block_per_tile, 5, 600>;
+
 }  // namespace detail
 
 // A block per tile loading its keys and values straight into registers, a 600 ns pause before
